@@ -1,0 +1,45 @@
+/**
+ * The result types of classification, shared by the HTTP and stdio classifiers. Pure types.
+ */
+import type { JsonRpcId } from './read-json-rpc.js';
+import type { Era, MessageKind, Reason, Transport } from './vocabulary.js';
+
+/** One countable message (or a GET/DELETE exchange) with the lifecycle path that carried it. */
+export interface ClassifiedMessage {
+  kind: MessageKind;
+  method: string;
+  id: JsonRpcId | null;
+  era: Era;
+  transport: Transport;
+  reason: Reason;
+  /** The protocol version the mechanism carried, or null when none can be determined. */
+  version: string | null;
+}
+
+/** Self-reported client identity: kept as a hint beside the integration, never used to decide. */
+export interface ClientInfoHint {
+  name: string;
+  version: string;
+}
+
+/** Lookups into state the caller keeps (session table, HTTP+SSE channels, server requests). */
+export interface ClassifyLookups {
+  /** Negotiated version of a legacy session the caller has seen initialized. */
+  sessionVersion(sessionId: string): string | undefined;
+  /** The HTTP+SSE channel a POST path belongs to, when the path is a message endpoint. */
+  httpSseChannel(path: string): HttpSseChannel | undefined;
+  /** Method of a server-initiated request, so a client's answer is grouped under it. */
+  serverRequestMethod(scope: string, id: JsonRpcId): string | undefined;
+}
+
+export interface HttpSseChannel {
+  /** Stable key of the channel (the endpoint path and query), or undefined when only the path matched. */
+  key: string | undefined;
+  version: string | undefined;
+}
+
+export const NO_LOOKUPS: ClassifyLookups = {
+  sessionVersion: () => undefined,
+  httpSseChannel: () => undefined,
+  serverRequestMethod: () => undefined,
+};

@@ -1,0 +1,137 @@
+/**
+ * Classifies one HTTP request to an MCP endpoint into the messages it carries (spec-digest.md §4).
+ * Pure: no I/O; session and channel knowledge come in through lookups. Every exchange yields at
+ * least one message, so nothing is dropped: what carries no MCP message is filed as `unknown`.
+ */
+import type { ClassifiedMessage, ClassifyLookups, ClientInfoHint } from './classified-message.js';
+import { classifyRpcMessage, modernVersionOf, type PostContext } from './classify-rpc-message.js';
+import { headerValue, headersAgree } from './headers-agree.js';
+import { parseJson, readJsonRpc, type JsonRpcMessage } from './read-json-rpc.js';
+import { ASSUMED_SESSIONLESS_VERSION, HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
+import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
+
+export interface HttpRequestFacts {
+  method: string;
+  /** Path and query as the client sent them. */
+  path: string;
+  /** Node-style headers: names lower-cased. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body text, or undefined when it was not read. */
+  body: string | undefined;
+  /** True when the body passed the classification cap and was forwarded unread. */
+  bodyTooLarge: boolean;
+}
+
+export interface HttpRequestClassification {
+  messages: ClassifiedMessage[];
+  /** Where answers to these messages may arrive later: a legacy session or an HTTP+SSE channel. */
+  scope: string | undefined;
+  sessionId: string | undefined;
+  clientInfo: ClientInfoHint | undefined;
+  /** True when a modern request's mirrored headers disagree with its body. */
+  claimMismatch: boolean;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function unknownMessage(reason: Reason, method: string = NON_RPC_METHOD.unparsed): ClassifiedMessage {
+  return { kind: 'other', method, id: null, era: 'unknown', transport: 'streamable-http', reason, version: null };
+}
+
+function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
+  if (message.kind !== 'request') return undefined;
+  const raw = message.method === 'initialize'
+    ? message.params?.clientInfo
+    : (message.params?._meta as Record<string, unknown> | undefined)?.[META_CLIENT_INFO];
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { name, version } = raw as Record<string, unknown>;
+  return typeof name === 'string' ? { name, version: typeof version === 'string' ? version : '' } : undefined;
+}
+
+/** A GET or DELETE carries MCP only when it names a session or asks for an event stream. */
+function looksLikeMcpStream(facts: HttpRequestFacts): boolean {
+  const accept = headerValue(facts.headers, HEADER.accept) ?? '';
+  return accept.includes('text/event-stream')
+    || headerValue(facts.headers, HEADER.sessionId) !== undefined
+    || headerValue(facts.headers, HEADER.lastEventId) !== undefined
+    || headerValue(facts.headers, HEADER.protocolVersion) !== undefined;
+}
+
+function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): ClassifiedMessage {
+  const isGet = facts.method === 'GET';
+  const method = isGet ? NON_RPC_METHOD.get : NON_RPC_METHOD.delete;
+  if (!looksLikeMcpStream(facts)) return unknownMessage('not-mcp', method);
+  const resume = headerValue(facts.headers, HEADER.lastEventId) !== undefined;
+  return {
+    kind: isGet ? 'stream-open' : 'session-delete',
+    method,
+    id: null,
+    era: 'legacy',
+    transport: 'streamable-http',
+    reason: isGet ? (resume ? 'get-resume' : 'get-stream') : 'delete-session',
+    version: ctx.sessionVersion ?? ctx.headerVersion ?? ASSUMED_SESSIONLESS_VERSION,
+  };
+}
+
+function classifyOversized(ctx: PostContext): ClassifiedMessage {
+  const legacySign = ctx.sessionId !== undefined
+    || (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion));
+  const era = ctx.channel || legacySign ? 'legacy' : ctx.headerVersion !== undefined ? 'modern' : 'unknown';
+  return {
+    ...unknownMessage('body-too-large', ctx.headerMethod ?? NON_RPC_METHOD.unparsed),
+    era,
+    transport: ctx.channel ? 'http+sse' : 'streamable-http',
+    version: era === 'unknown' ? null : ctx.sessionVersion ?? ctx.channel?.version ?? ctx.headerVersion ?? null,
+  };
+}
+
+function scopeOf(ctx: PostContext): string | undefined {
+  if (ctx.channel?.key !== undefined) return `sse:${ctx.channel.key}`;
+  return ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined;
+}
+
+/** Classifies an HTTP request: POST bodies message by message, GET/DELETE as exchanges. */
+export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLookups): HttpRequestClassification {
+  const sessionId = headerValue(facts.headers, HEADER.sessionId);
+  const ctx: PostContext = {
+    sessionId,
+    sessionVersion: sessionId === undefined ? undefined : lookups.sessionVersion(sessionId),
+    headerVersion: headerValue(facts.headers, HEADER.protocolVersion),
+    headerMethod: headerValue(facts.headers, HEADER.method),
+    channel: facts.method === 'POST' ? lookups.httpSseChannel(facts.path) : undefined,
+    inBatch: false,
+    answeredMethod: undefined,
+  };
+  const scope = scopeOf(ctx);
+  const result = (messages: ClassifiedMessage[], extra: Partial<HttpRequestClassification> = {}) => ({
+    messages, scope, sessionId, clientInfo: undefined, claimMismatch: false, ...extra,
+  });
+
+  if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx)]);
+  if (facts.method !== 'POST') return result([unknownMessage('not-mcp', facts.method)]);
+  if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
+  const contentType = headerValue(facts.headers, HEADER.contentType);
+  if (contentType !== undefined && !JSON_TYPE.test(contentType)) return result([unknownMessage('unsupported-content-type')]);
+  const parsed = parseJson(facts.body ?? '');
+  if (!parsed.ok) return result([unknownMessage('invalid-json')]);
+
+  const isBatch = Array.isArray(parsed.value);
+  const elements: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
+  if (elements.length === 0) return result([unknownMessage('invalid-message')]);
+  let clientInfo: ClientInfoHint | undefined;
+  let claimMismatch = false;
+  const messages = elements.map((element) => {
+    const rpc = readJsonRpc(element);
+    clientInfo ??= clientInfoOf(rpc);
+    const answeredMethod = rpc.kind === 'response' && rpc.id !== null && scope !== undefined
+      ? lookups.serverRequestMethod(scope, rpc.id)
+      : undefined;
+    const message = classifyRpcMessage(rpc, { ...ctx, inBatch: isBatch, answeredMethod });
+    if (message.reason === 'modern-meta' && rpc.kind === 'request' && !isBatch) {
+      const version = modernVersionOf(rpc.params) ?? '';
+      claimMismatch = !headersAgree(facts.headers, { method: rpc.method, version, params: rpc.params });
+    }
+    return message;
+  });
+  return result(messages, { clientInfo, claimMismatch });
+}

@@ -1,0 +1,94 @@
+/**
+ * Classifies one JSON-RPC message POSTed over HTTP by the mechanism that carries it
+ * (spec-digest.md §4.2). Pure: the caller supplies what it knows about sessions and channels.
+ * Order matters: initialize, then the body envelope, then the HTTP+SSE endpoint, the session,
+ * the version header, and finally the spec's absent-header assumption.
+ */
+import type { ClassifiedMessage, HttpSseChannel } from './classified-message.js';
+import type { JsonRpcMessage } from './read-json-rpc.js';
+import { ASSUMED_SESSIONLESS_VERSION, isLegacyVersion, META_PROTOCOL_VERSION } from './versions.js';
+import { NON_RPC_METHOD, type Transport } from './vocabulary.js';
+
+/** What the HTTP exchange around the message tells about its lifecycle path. */
+export interface PostContext {
+  sessionId: string | undefined;
+  sessionVersion: string | undefined;
+  headerVersion: string | undefined;
+  headerMethod: string | undefined;
+  channel: HttpSseChannel | undefined;
+  inBatch: boolean;
+  /** Method of the server request a client response answers, when known. */
+  answeredMethod: string | undefined;
+}
+
+/** The modern envelope's version, when the request carries one. */
+export function modernVersionOf(params: Record<string, unknown> | undefined): string | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const version = (meta as Record<string, unknown>)[META_PROTOCOL_VERSION];
+  return typeof version === 'string' ? version : undefined;
+}
+
+function legacyVersion(ctx: PostContext): string | null {
+  if (ctx.channel) return ctx.channel.version ?? ctx.headerVersion ?? null;
+  return ctx.sessionVersion ?? ctx.headerVersion ?? ASSUMED_SESSIONLESS_VERSION;
+}
+
+function legacyPath(ctx: PostContext): Pick<ClassifiedMessage, 'era' | 'reason' | 'version'> {
+  const version = legacyVersion(ctx);
+  if (ctx.inBatch) return { era: 'legacy', reason: 'batch', version };
+  if (ctx.channel) return { era: 'legacy', reason: 'sse-message', version };
+  if (ctx.sessionId !== undefined) return { era: 'legacy', reason: 'session-header', version };
+  if (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion)) {
+    return { era: 'legacy', reason: 'legacy-version-header', version };
+  }
+  return { era: 'legacy', reason: 'assumed-2025-03-26', version };
+}
+
+function hasModernHeaderClaim(ctx: PostContext): boolean {
+  if (ctx.headerVersion !== undefined) return !isLegacyVersion(ctx.headerVersion);
+  return ctx.headerMethod !== undefined;
+}
+
+/** Files one POSTed JSON-RPC message under era, reason and version. */
+export function classifyRpcMessage(message: JsonRpcMessage, ctx: PostContext): ClassifiedMessage {
+  const transport: Transport = ctx.channel ? 'http+sse' : 'streamable-http';
+  switch (message.kind) {
+    case 'invalid':
+      return { kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport, reason: 'invalid-message', version: null };
+    case 'response':
+      return {
+        kind: 'response',
+        method: ctx.answeredMethod ?? NON_RPC_METHOD.unknownResponse,
+        id: message.id,
+        transport,
+        ...legacyPath(ctx),
+        reason: ctx.inBatch ? 'batch' : 'client-response',
+      };
+    case 'notification': {
+      const base = { kind: 'notification' as const, method: message.method, id: null, transport };
+      if (message.method === 'notifications/initialized' && !ctx.inBatch) {
+        return { ...base, era: 'legacy', reason: 'initialize', version: legacyVersion(ctx) };
+      }
+      const noLegacySign = !ctx.channel && ctx.sessionId === undefined && !ctx.inBatch;
+      if (noLegacySign && ctx.headerVersion !== undefined && !isLegacyVersion(ctx.headerVersion)) {
+        return { ...base, era: 'modern', reason: 'modern-notification', version: ctx.headerVersion };
+      }
+      return { ...base, ...legacyPath(ctx) };
+    }
+    case 'request': {
+      const base = { kind: 'request' as const, method: message.method, id: message.id, transport };
+      if (message.method === 'initialize') {
+        const requested = message.params?.protocolVersion;
+        const version = typeof requested === 'string' ? requested : null;
+        return { ...base, era: 'legacy', reason: ctx.inBatch ? 'batch' : 'initialize', version };
+      }
+      const modern = modernVersionOf(message.params);
+      if (modern !== undefined) return { ...base, era: 'modern', reason: 'modern-meta', version: modern };
+      if (!ctx.channel && ctx.sessionId === undefined && !ctx.inBatch && hasModernHeaderClaim(ctx)) {
+        return { ...base, era: 'modern', reason: 'modern-malformed', version: ctx.headerVersion ?? null };
+      }
+      return { ...base, ...legacyPath(ctx) };
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Version strings and the reserved keys that carry them. Pure constants and set membership:
+ * an era is never decided by ordering version strings ("DRAFT-2026-v1" > "2026-07-28").
+ */
+
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+
+export const HEADER = {
+  protocolVersion: 'mcp-protocol-version',
+  method: 'mcp-method',
+  name: 'mcp-name',
+  sessionId: 'mcp-session-id',
+  lastEventId: 'last-event-id',
+  contentType: 'content-type',
+  accept: 'accept',
+  authorization: 'authorization',
+} as const;
+
+/** The version a sessionless legacy request is assumed to speak when nothing names one. */
+export const ASSUMED_SESSIONLESS_VERSION = '2025-03-26';
+
+/**
+ * Every version identifier that only the initialize-handshake era used, including pre-release
+ * draft strings seen on the wire. A header naming one of these is a legacy claim; any other value
+ * is a modern claim (the body still decides).
+ */
+export const LEGACY_VERSIONS: ReadonlySet<string> = new Set([
+  '2024-10-07',
+  '2024-11-05',
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+  'DRAFT-2025-v1',
+  'DRAFT-2025-v2',
+  'DRAFT-2025-v3',
+  'draft',
+]);
+
+/** True when the string names a version of the legacy era. */
+export function isLegacyVersion(version: string): boolean {
+  return LEGACY_VERSIONS.has(version);
+}

@@ -1,0 +1,242 @@
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import type { ClassifiedMessage } from '../protocol/classified-message.js';
+import type { HttpRequestClassification, HttpRequestFacts } from '../protocol/classify-http-request.js';
+import { headerValue } from '../protocol/headers-agree.js';
+import { readJsonRpcText, type JsonRpcMessage } from '../protocol/read-json-rpc.js';
+import { outcomeOfStatus, settleWithAnswer } from '../protocol/settle-message.js';
+import { HTTP_SSE_ENDPOINT_EVENT, resolveEndpointPath, settleStreamOpen } from '../protocol/settle-stream-open.js';
+import { HEADER } from '../protocol/versions.js';
+import type { Outcome } from '../protocol/vocabulary.js';
+import type { HttpMeter, PendingAnswer } from './http-meter.js';
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+type Answer = Extract<JsonRpcMessage, { kind: 'response' }>;
+
+/**
+ * Follows one HTTP exchange from request to the end of its answer and records every message it
+ * carried exactly once: when its answer is seen, or when the exchange ends without one.
+ */
+export class HttpExchange<A> {
+  readonly classification: HttpRequestClassification;
+  private readonly open: ClassifiedMessage[];
+  private status: number | undefined;
+  private responseSessionId: string | undefined;
+  private eventStream = false;
+  private sse: EventSourceParser | undefined;
+  private sawEventId = false;
+  private firstEventSeen = false;
+  private channelPath: string | undefined;
+  private jsonChunks: string[] = [];
+  private jsonBytes = 0;
+  private answerTooLarge = false;
+  private ended = false;
+  private readonly parked: ClassifiedMessage[] = [];
+
+  constructor(
+    private readonly meter: HttpMeter<A>,
+    classification: HttpRequestClassification,
+    private readonly facts: HttpRequestFacts,
+    readonly attrs: A,
+  ) {
+    this.classification = classification;
+    this.open = [...classification.messages];
+    // On HTTP+SSE the answer arrives on the GET stream, possibly before this POST's 202 does.
+    const scope = classification.scope;
+    if (scope?.startsWith('sse:')) {
+      for (const message of this.open.filter((m) => m.kind === 'request' && m.id !== null)) {
+        this.drop(message);
+        this.parked.push(message);
+        meter.park(this.pending(message, scope));
+      }
+    }
+  }
+
+  /** The upstream answered with a status and headers. */
+  responseHead(status: number, headers: Headers): void {
+    this.status = status;
+    if (status >= 300) this.unpark();
+    this.eventStream = (headerValue(headers, HEADER.contentType) ?? '').startsWith('text/event-stream');
+    this.responseSessionId = headerValue(headers, HEADER.sessionId);
+    const sessionId = this.classification.sessionId;
+    if (sessionId !== undefined && (status === 404 || (this.facts.method === 'DELETE' && status < 300))) {
+      this.meter.forgetSession(sessionId);
+    }
+    if (this.eventStream && status < 300) {
+      this.sse = createParser({
+        onEvent: (event) => this.onEvent(event),
+        onError: () => undefined,
+        maxBufferSize: this.meter.maxAnswerBytes,
+      });
+    }
+    // A GET without a session waits for its first event: that is what tells HTTP+SSE apart.
+    const waitForFirstEvent = this.sse !== undefined && this.classification.sessionId === undefined;
+    for (const message of this.open.filter((m) => m.kind === 'stream-open' || m.kind === 'session-delete' || m.kind === 'other')) {
+      if (message.kind === 'stream-open' && waitForFirstEvent) continue;
+      this.settle(message, outcomeOfStatus(message, status) ?? 'served');
+    }
+  }
+
+  /** A chunk of the answer body, as text. */
+  responseChunk(text: string): void {
+    if (this.sse !== undefined) return this.sse.feed(text);
+    if (this.answerTooLarge || this.open.length === 0) return;
+    this.jsonBytes += text.length;
+    if (this.jsonBytes > this.meter.maxAnswerBytes) {
+      this.answerTooLarge = true;
+      this.jsonChunks = [];
+      return;
+    }
+    this.jsonChunks.push(text);
+  }
+
+  /** The upstream finished the answer. */
+  responseEnd(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.sse === undefined && this.jsonChunks.length > 0) {
+      for (const message of readJsonRpcText(this.jsonChunks.join(''))) this.onRpc(message, true);
+    }
+    if (this.channelPath !== undefined) this.meter.closeChannel(this.channelPath);
+    for (const message of [...this.open]) this.finishUnanswered(message);
+  }
+
+  /** The client went away before the answer was complete. */
+  clientClosed(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.channelPath !== undefined) this.meter.closeChannel(this.channelPath);
+    const scope = this.classification.scope;
+    for (const message of [...this.open]) {
+      // A 2025-11-25 client may drop a primed stream on purpose and resume it with Last-Event-ID.
+      if (message.kind === 'request' && scope !== undefined && this.sawEventId && message.id !== null) {
+        this.drop(message);
+        this.meter.park(this.pending(message, scope));
+        continue;
+      }
+      this.settle(message, this.status === undefined || message.kind === 'request' ? 'cancelled' : outcomeOfStatus(message, this.status) ?? 'cancelled');
+    }
+  }
+
+  /** The upstream could not be reached, or failed before answering. */
+  upstreamFailed(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.unpark();
+    const outcome: Outcome = this.status === undefined ? 'upstream-unreachable' : 'no-response';
+    for (const message of [...this.open]) this.settle(message, outcome);
+  }
+
+  get isSettled(): boolean {
+    return this.open.length === 0;
+  }
+
+  private finishUnanswered(message: ClassifiedMessage): void {
+    const status = this.status ?? 502;
+    const byStatus = outcomeOfStatus(message, status);
+    if (byStatus !== undefined) return this.settle(message, byStatus);
+    if (this.answerTooLarge) return this.settle(message, 'served');
+    // The answer will come on another exchange: the HTTP+SSE stream, or a resumed legacy stream.
+    const scope = this.classification.scope;
+    const elsewhere = scope !== undefined && (message.transport === 'http+sse' || (this.eventStream && this.sawEventId));
+    if (elsewhere && message.id !== null) {
+      this.drop(message);
+      return this.meter.park(this.pending(message, scope));
+    }
+    this.settle(message, 'no-response');
+  }
+
+  private onEvent(event: EventSourceMessage): void {
+    if (event.id !== undefined && event.id !== '') this.sawEventId = true;
+    if (!this.firstEventSeen) {
+      this.firstEventSeen = true;
+      if (this.onFirstEvent(event)) return;
+    }
+    if (event.data === '') return;
+    for (const message of readJsonRpcText(event.data)) this.onRpc(message, false);
+  }
+
+  /** Settles a waiting GET; answers true when the event was the HTTP+SSE `endpoint` event. */
+  private onFirstEvent(event: EventSourceMessage): boolean {
+    const streamOpen = this.open.find((m) => m.kind === 'stream-open');
+    if (streamOpen === undefined) return false;
+    const settled = settleStreamOpen(streamOpen, event.event);
+    this.replace(streamOpen, settled);
+    this.settle(settled, 'served');
+    if (event.event !== HTTP_SSE_ENDPOINT_EVENT) return false;
+    const path = resolveEndpointPath(event.data, new URL(this.facts.path, 'http://sidecar.invalid'));
+    if (path !== undefined) {
+      this.channelPath = path;
+      this.meter.openChannel(path);
+    }
+    return true;
+  }
+
+  private get streamScope(): string | undefined {
+    return this.channelPath !== undefined ? `sse:${this.channelPath}` : this.classification.scope;
+  }
+
+  private onRpc(rpc: JsonRpcMessage, fromJsonBody: boolean): void {
+    if (rpc.kind === 'request') {
+      const scope = this.streamScope;
+      if (scope !== undefined) this.meter.rememberServerRequest(scope, rpc.id, rpc.method);
+      return;
+    }
+    if (rpc.kind !== 'response') return;
+    const own = this.matchOwn(rpc, fromJsonBody);
+    if (own !== undefined) return this.settleAnswer(own, rpc, this.status);
+    const scope = this.streamScope;
+    if (scope === undefined || rpc.id === null) return;
+    const pending = this.meter.claim(scope, rpc.id);
+    if (pending === undefined) return;
+    const settled = settleWithAnswer(pending.message, rpc, undefined);
+    if (this.channelPath !== undefined && settled.message.reason === 'initialize' && settled.message.version !== null) {
+      this.meter.setChannelVersion(this.channelPath, settled.message.version);
+    }
+    this.meter.record({ ...pending, message: settled.message, outcome: settled.outcome });
+  }
+
+  /** The open request this answer belongs to; an id-less error belongs to a lone request. */
+  private matchOwn(answer: Answer, fromJsonBody: boolean): ClassifiedMessage | undefined {
+    const requests = this.open.filter((m) => m.kind === 'request' || (fromJsonBody && m.kind !== 'stream-open'));
+    if (answer.id !== null) return requests.find((m) => m.kind === 'request' && m.id === answer.id);
+    return answer.error !== undefined && requests.length === 1 ? requests[0] : undefined;
+  }
+
+  private settleAnswer(message: ClassifiedMessage, answer: Answer, status: number | undefined): void {
+    const settled = settleWithAnswer(message, answer, status);
+    if (settled.message.reason === 'initialize' && settled.outcome === 'served' && this.responseSessionId !== undefined) {
+      this.meter.rememberSession(this.responseSessionId, settled.message.version ?? undefined);
+    }
+    this.replace(message, settled.message);
+    this.settle(settled.message, settled.outcome);
+  }
+
+  private pending(message: ClassifiedMessage, scope: string): PendingAnswer<A> {
+    const { claimMismatch, clientInfo } = this.classification;
+    return { message, claimMismatch, clientInfo, attrs: this.attrs, scope };
+  }
+
+  /** Takes back parked requests the upstream refused outright, so the refusal settles them. */
+  private unpark(): void {
+    const scope = this.classification.scope;
+    for (const message of this.parked.splice(0)) {
+      if (scope !== undefined && message.id !== null && this.meter.claim(scope, message.id) !== undefined) this.open.push(message);
+    }
+  }
+
+  private replace(from: ClassifiedMessage, to: ClassifiedMessage): void {
+    const index = this.open.indexOf(from);
+    if (index >= 0) this.open[index] = to;
+  }
+
+  private drop(message: ClassifiedMessage): void {
+    const index = this.open.indexOf(message);
+    if (index >= 0) this.open.splice(index, 1);
+  }
+
+  private settle(message: ClassifiedMessage, outcome: Outcome): void {
+    this.drop(message);
+    const { claimMismatch, clientInfo } = this.classification;
+    this.meter.record({ message, outcome, claimMismatch, clientInfo, attrs: this.attrs });
+  }
+}

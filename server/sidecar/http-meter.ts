@@ -1,0 +1,155 @@
+import { LRUCache } from 'lru-cache';
+import type { ClassifiedMessage, ClassifyLookups, ClientInfoHint, HttpSseChannel } from '../protocol/classified-message.js';
+import { classifyHttpRequest, type HttpRequestFacts } from '../protocol/classify-http-request.js';
+import type { JsonRpcId } from '../protocol/read-json-rpc.js';
+import type { Outcome } from '../protocol/vocabulary.js';
+import { HttpExchange } from './http-exchange.js';
+import type { RecordObservation } from './observation.js';
+
+export interface HttpMeterOptions<A> {
+  record: RecordObservation<A>;
+  /** Legacy sessions remembered (their negotiated version). */
+  maxSessions?: number;
+  /** HTTP+SSE channels remembered (message endpoint → negotiated version). */
+  maxChannels?: number;
+  /** Requests whose answer is expected on another HTTP exchange (HTTP+SSE, resumed streams). */
+  maxPendingAnswers?: number;
+  /** How long such a request waits for its answer before it is counted as `no-response`. */
+  pendingAnswerTtlMs?: number;
+  /** Paths treated as HTTP+SSE message endpoints even before an `endpoint` event was seen. */
+  httpSseMessagePaths?: readonly string[];
+  /** Largest JSON answer, or single SSE event, read to find an outcome. */
+  maxAnswerBytes?: number;
+}
+
+/** A request waiting for an answer that will arrive on another exchange of the same scope. */
+export interface PendingAnswer<A> {
+  message: ClassifiedMessage;
+  claimMismatch: boolean;
+  clientInfo: ClientInfoHint | undefined;
+  attrs: A;
+  scope: string;
+}
+
+const MAX_LEARNED_PATHS = 64;
+
+/**
+ * The stateful half of HTTP metering: what must be remembered across exchanges to classify and
+ * settle each message (sessions, HTTP+SSE channels, answers that arrive elsewhere). Every table is
+ * bounded, so hostile traffic costs bounded memory. No I/O: the proxy feeds it.
+ */
+export class HttpMeter<A> {
+  readonly record: RecordObservation<A>;
+  readonly maxAnswerBytes: number;
+  private readonly sessions: LRUCache<string, { version: string | undefined }>;
+  private readonly channels: LRUCache<string, { version: string | undefined }>;
+  private readonly messagePaths: Set<string>;
+  private readonly serverRequests: LRUCache<string, string>;
+  private readonly pending: LRUCache<string, PendingAnswer<A>>;
+
+  constructor(options: HttpMeterOptions<A>) {
+    this.record = options.record;
+    this.maxAnswerBytes = options.maxAnswerBytes ?? 1024 * 1024;
+    this.sessions = new LRUCache({ max: options.maxSessions ?? 10_000 });
+    this.channels = new LRUCache({ max: options.maxChannels ?? 10_000 });
+    this.messagePaths = new Set(options.httpSseMessagePaths ?? ['/messages']);
+    this.serverRequests = new LRUCache({ max: options.maxPendingAnswers ?? 50_000 });
+    this.pending = new LRUCache<string, PendingAnswer<A>>({
+      max: options.maxPendingAnswers ?? 50_000,
+      ttl: options.pendingAnswerTtlMs ?? 10 * 60_000,
+      ttlAutopurge: true,
+      dispose: (entry, _key, reason) => {
+        if (reason === 'evict' || reason === 'expire') this.recordPending(entry, 'no-response');
+      },
+    });
+  }
+
+  readonly lookups: ClassifyLookups = {
+    sessionVersion: (id) => this.sessions.get(id)?.version,
+    httpSseChannel: (path) => this.channelOf(path),
+    serverRequestMethod: (scope, id) => this.serverRequests.get(answerKey(scope, id)),
+  };
+
+  /** Classifies a request and returns the exchange that follows its answer. */
+  begin(facts: HttpRequestFacts, attrs: A): HttpExchange<A> {
+    return new HttpExchange(this, classifyHttpRequest(facts, this.lookups), facts, attrs);
+  }
+
+  /** Counts every request still waiting for an answer as `no-response`: used at shutdown. */
+  settleAllPending(): void {
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of entries) this.recordPending(entry, 'no-response');
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  // ---- used by HttpExchange ----
+
+  rememberSession(id: string, version: string | undefined): void {
+    this.sessions.set(id, { version });
+  }
+
+  forgetSession(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  openChannel(path: string): void {
+    this.channels.set(path, { version: undefined });
+    const pathname = path.split('?')[0] ?? path;
+    if (this.messagePaths.size < MAX_LEARNED_PATHS) this.messagePaths.add(pathname);
+  }
+
+  setChannelVersion(path: string, version: string): void {
+    if (this.channels.has(path)) this.channels.set(path, { version });
+  }
+
+  /** Ends a channel: its unanswered requests will never be answered. */
+  closeChannel(path: string): void {
+    this.channels.delete(path);
+    const scope = `sse:${path}`;
+    for (const [key, entry] of this.pending.entries()) {
+      if (entry.scope !== scope) continue;
+      this.pending.delete(key);
+      this.recordPending(entry, 'no-response');
+    }
+  }
+
+  rememberServerRequest(scope: string, id: JsonRpcId, method: string): void {
+    this.serverRequests.set(answerKey(scope, id), method);
+  }
+
+  park(entry: PendingAnswer<A>): void {
+    if (entry.message.id === null) return this.recordPending(entry, 'no-response');
+    this.pending.set(answerKey(entry.scope, entry.message.id), entry);
+  }
+
+  /** Takes the request waiting in a scope for an answer with this id. */
+  claim(scope: string, id: JsonRpcId): PendingAnswer<A> | undefined {
+    const key = answerKey(scope, id);
+    const entry = this.pending.get(key);
+    if (entry !== undefined) this.pending.delete(key);
+    return entry;
+  }
+
+  private channelOf(path: string): HttpSseChannel | undefined {
+    const channel = this.channels.get(path);
+    if (channel !== undefined) return { key: path, version: channel.version };
+    const pathname = path.split('?')[0] ?? path;
+    return this.messagePaths.has(pathname) ? { key: undefined, version: undefined } : undefined;
+  }
+
+  private recordPending(entry: PendingAnswer<A>, outcome: Outcome): void {
+    this.record({ message: entry.message, outcome, claimMismatch: entry.claimMismatch, clientInfo: entry.clientInfo, attrs: entry.attrs });
+  }
+}
+
+function answerKey(scope: string, id: JsonRpcId): string {
+  return `${scope}|${typeof id}:${id}`;
+}

@@ -1,0 +1,81 @@
+import { LRUCache } from 'lru-cache';
+import type { ClassifiedMessage } from '../protocol/classified-message.js';
+import { classifyStdioLine, type StdioProcessState } from '../protocol/classify-stdio-line.js';
+import { parseJson, readJsonRpc, type JsonRpcId } from '../protocol/read-json-rpc.js';
+import { settleWithAnswer } from '../protocol/settle-message.js';
+import type { RecordObservation } from './observation.js';
+
+const MAX_OPEN = 10_000;
+
+function idKey(id: JsonRpcId): string {
+  return `${typeof id}:${id}`;
+}
+
+/**
+ * Meters one stdio server process: client lines are classified as they are written, and each
+ * request is recorded when the server's answer with the same id comes back on stdout (ids are
+ * scoped per process). Notifications have no acknowledgement on stdio and are recorded at once.
+ */
+export class StdioMeter<A> {
+  private initializeSeen = false;
+  private negotiatedVersion: string | undefined;
+  private readonly open = new LRUCache<string, { message: ClassifiedMessage; attrs: A }>({
+    max: MAX_OPEN,
+    dispose: (entry, _key, reason) => {
+      if (reason === 'evict') this.record({ message: entry.message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+    },
+  });
+  private readonly serverRequests = new LRUCache<string, string>({ max: MAX_OPEN });
+
+  constructor(private readonly record: RecordObservation<A>) {}
+
+  private readonly serverRequestMethod = (id: JsonRpcId): string | undefined => this.serverRequests.get(idKey(id));
+
+  /** A line the client wrote to the server's stdin. */
+  clientLine(line: string, attrs: A): void {
+    if (line.trim() === '') return;
+    const state: StdioProcessState = {
+      initializeSeen: this.initializeSeen,
+      negotiatedVersion: this.negotiatedVersion,
+      serverRequestMethod: this.serverRequestMethod,
+    };
+    for (const message of classifyStdioLine(line, state)) {
+      if (message.method === 'initialize' && message.kind === 'request') this.initializeSeen = true;
+      if (message.kind === 'request' && message.id !== null) {
+        this.open.set(idKey(message.id), { message, attrs });
+        continue;
+      }
+      this.record({ message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs });
+    }
+  }
+
+  /** A line the server wrote to stdout: answers settle requests; requests are remembered. */
+  serverLine(line: string): void {
+    const parsed = parseJson(line);
+    if (!parsed.ok) return;
+    const elements: unknown[] = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    for (const element of elements) {
+      const rpc = readJsonRpc(element);
+      if (rpc.kind === 'request') this.serverRequests.set(idKey(rpc.id), rpc.method);
+      if (rpc.kind !== 'response' || rpc.id === null) continue;
+      const key = idKey(rpc.id);
+      const entry = this.open.get(key);
+      if (entry === undefined) continue;
+      this.open.delete(key);
+      const settled = settleWithAnswer(entry.message, rpc, undefined);
+      if (settled.message.method === 'initialize' && settled.outcome === 'served') {
+        this.negotiatedVersion = settled.message.version ?? undefined;
+      }
+      this.record({ message: settled.message, outcome: settled.outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+    }
+  }
+
+  /** The process ended: what it never answered gets `no-response`. */
+  close(): void {
+    const entries = [...this.open.values()];
+    this.open.clear();
+    for (const entry of entries) {
+      this.record({ message: entry.message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+    }
+  }
+}
