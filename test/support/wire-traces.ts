@@ -68,7 +68,7 @@ export function listWireTraces(): WireTrace[] {
     .sort();
   return names.map((name) => {
     const lines = readJsonLines<{ type: string }>(join(WIRE_TRACES_DIR, `${name}.jsonl`));
-    const records = lines.flatMap((record, lineIndex) => {
+    const records = lines.flatMap((record, lineIndex): WireTrace['records'] => {
       if (record.type === 'http') return [{ ref: (record as HttpRecord).seq, record: record as HttpRecord }];
       if (record.type === 'stdio') return [{ ref: lineIndex, record: record as StdioRecord }];
       return [];

@@ -1,0 +1,20 @@
+import { Router } from 'express';
+import type { Registry } from 'prom-client';
+
+export interface MeteringHealth {
+  status: 'ok' | 'degraded';
+  [key: string]: unknown;
+}
+
+/** GET /healthz (liveness plus metering health) and GET /metrics (Prometheus text). */
+export function createHealthRouter(deps: { health: () => MeteringHealth; registry: Registry }): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    // Liveness stays 200 while degraded: traffic still flows, only counting suffers.
+    res.json(deps.health());
+  });
+  router.get('/metrics', async (_req, res) => {
+    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { BUCKETS, BUCKET_MS } from '../lib/time-bucket.js';
+import { ERAS, OUTCOMES, REASONS, TRANSPORTS } from '../protocol/vocabulary.js';
+import { TRAFFIC_DIMENSIONS, type TrafficQuery } from '../store/list-traffic.js';
+
+const DAY_MS = 86_400_000;
+/** Most buckets one answer may hold: a year of hours, with room to spare. */
+export const MAX_TRAFFIC_BUCKETS = 10_000;
+
+const isoTime = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-11-30T00:00:00Z' });
+const label = z.string().min(1).max(256);
+
+export function trafficQuerySchema(now: number) {
+  return z
+    .object({
+      from: isoTime.optional(),
+      to: isoTime.optional(),
+      bucket: z.enum(BUCKETS).default('hour'),
+      groupBy: z.enum(TRAFFIC_DIMENSIONS).default('era'),
+      era: z.enum(ERAS).optional(),
+      transport: z.enum(TRANSPORTS).optional(),
+      reason: z.enum(REASONS).optional(),
+      outcome: z.enum(OUTCOMES).optional(),
+      version: label.optional(),
+      method: label.optional(),
+      integration: label.optional(),
+      node: label.optional(),
+    })
+    .strict()
+    .transform((q, ctx): TrafficQuery => {
+      const to = q.to === undefined ? now : Date.parse(q.to);
+      const from = q.from === undefined ? to - DAY_MS : Date.parse(q.from);
+      if (from >= to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be earlier than to' });
+      if ((to - from) / BUCKET_MS[q.bucket] > MAX_TRAFFIC_BUCKETS) {
+        ctx.addIssue({ code: 'custom', path: ['bucket'], message: `range holds more than ${MAX_TRAFFIC_BUCKETS} ${q.bucket} buckets; use a coarser bucket or a shorter range` });
+      }
+      const { from: _f, to: _t, bucket, groupBy, ...filters } = q;
+      return { from, to, bucket, groupBy, filters };
+    });
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { hostname } from 'node:os';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { openDatabase } from '../store/open-database.js';
+import { buildReport, formatReport } from './commands/build-report.js';
+import { runServe } from './commands/serve.js';
+import { readConfigFile } from './read-config-file.js';
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+function configFrom(flags: Record<string, unknown>) {
+  const { config: file, ...rest } = flags;
+  return loadConfig({
+    file: readConfigFile(file as string | undefined),
+    env: process.env,
+    flags: rest,
+    defaults: { node: hostname() },
+  });
+}
+
+const program = new Command()
+  .name('mcp-sunset')
+  .description('Count MCP traffic by the lifecycle path that served it, to decide when the legacy era can go.')
+  .showSuggestionAfterError()
+  .exitOverride();
+
+function serveOptions(command: Command): Command {
+  return command
+    .option('--listen <host:port>', 'where the sidecar proxy listens (default 127.0.0.1:8808)')
+    .option('--dashboard <host:port>', 'where the API, /healthz and /metrics listen (default 127.0.0.1:8809)')
+    .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+    .option('--node <name>', 'this sidecar\'s name in the fleet (default: host name)')
+    .option('--public-prefix <path>', 'path prefix clients use, when it differs from the upstream URL\'s path')
+    .option('--max-body-bytes <n>', 'largest request body read for classification', integer)
+    .option('--flush-interval-ms <n>', 'how often counts are written to the database', integer)
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
+    .option('--config <file>', 'JSON config file (flags and MCP_SUNSET_* variables override it)');
+}
+
+serveOptions(program.command('serve').description('proxy an MCP server and count its traffic (runs the demo when no upstream is given)'))
+  .option('--upstream <url>', 'the MCP server to front, e.g. http://127.0.0.1:3000')
+  .action(async (flags: Record<string, unknown>) => runServe(configFrom(flags), { demo: false }));
+
+serveOptions(program.command('demo').description('run a bundled dual-era MCP server behind the sidecar with real SDK clients of both eras'))
+  .action(async (flags: Record<string, unknown>) => runServe(configFrom({ ...flags, upstream: undefined }), { demo: true }));
+
+program
+  .command('report')
+  .description('summarise the last 24 h of counts by era and version')
+  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--json', 'print JSON instead of a table')
+  .option('--config <file>', 'JSON config file')
+  .action((flags: { db?: string; json?: boolean; config?: string }) => {
+    const config = configFrom({ db: flags.db, config: flags.config });
+    const store = openDatabase(config.db);
+    try {
+      const report = buildReport(store.db, Date.now());
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, store.path));
+    } finally {
+      store.close();
+    }
+  });
+
+program
+  .command('migrate')
+  .description('create or upgrade the database schema')
+  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .action((flags: { db?: string }) => {
+    const store = openDatabase(configFrom({ db: flags.db }).db);
+    process.stdout.write(`database ready: ${store.path}\n`);
+    store.close();
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`mcp-sunset: ${message.split('\n')[0]}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}

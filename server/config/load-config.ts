@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { configSchema, type Config, type ConfigInput } from './config-schema.js';
+
+/** Environment variables read, and the setting each one fills. */
+export const ENV_SETTINGS: Readonly<Record<string, keyof ConfigInput>> = {
+  MCP_SUNSET_UPSTREAM: 'upstream',
+  MCP_SUNSET_LISTEN: 'listen',
+  MCP_SUNSET_DASHBOARD: 'dashboard',
+  MCP_SUNSET_DB: 'db',
+  MCP_SUNSET_NODE: 'node',
+  MCP_SUNSET_PUBLIC_PREFIX: 'publicPrefix',
+  MCP_SUNSET_FLUSH_INTERVAL_MS: 'flushIntervalMs',
+  MCP_SUNSET_LOG_LEVEL: 'logLevel',
+};
+
+export class ConfigError extends Error {}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length > 0 ? issue.path.join('.') : 'config';
+  return `${field}: ${issue.message}`;
+}
+
+export interface ConfigSources {
+  file?: Record<string, unknown>;
+  env?: Readonly<Record<string, string | undefined>>;
+  flags?: Record<string, unknown>;
+  defaults?: Partial<ConfigInput>;
+}
+
+/**
+ * Merges defaults < file < environment < flags and validates once. Throws a ConfigError whose
+ * message names the offending setting.
+ */
+export function loadConfig(sources: ConfigSources): Readonly<Config> {
+  const fromEnv: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV_SETTINGS)) {
+    const value = sources.env?.[name];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
+  }
+  const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
+  const merged = { ...sources.defaults, ...sources.file, ...fromEnv, ...flags };
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue).join('; '));
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,63 @@
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface MeteringGauges {
+  droppedEvents(): number;
+  retainedEvents(): number;
+  pendingEvents(): number;
+  overflowedEvents(): number;
+  pendingAnswers(): number;
+  sessions(): number;
+  lastFlushAt(): number | undefined;
+  failedFlushes(): number;
+}
+
+/**
+ * The Prometheus registry. Labels are the closed vocabulary only: no caller identity, method or
+ * version (free text a client chooses) ever becomes a label, so cardinality stays fixed.
+ */
+export function createMetrics(gauges: MeteringGauges) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'mcp_sunset_' });
+  const gauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read() ?? 0);
+      },
+    });
+  gauge('mcp_sunset_dropped_events', 'Counted events lost because the store kept failing.', gauges.droppedEvents);
+  gauge('mcp_sunset_retained_events', 'Events from failed flushes waiting for a retry.', gauges.retainedEvents);
+  gauge('mcp_sunset_pending_events', 'Events counted in memory, not yet flushed.', gauges.pendingEvents);
+  gauge('mcp_sunset_overflowed_events', 'Events whose method, version or integration was folded into "other" by a cap.', gauges.overflowedEvents);
+  gauge('mcp_sunset_pending_answers', 'Requests waiting for an answer on another exchange.', gauges.pendingAnswers);
+  gauge('mcp_sunset_sessions', 'Legacy sessions remembered.', gauges.sessions);
+  gauge('mcp_sunset_failed_flushes', 'Flush attempts that failed.', gauges.failedFlushes);
+  gauge('mcp_sunset_last_flush_timestamp_seconds', 'When the last flush succeeded.', () => {
+    const at = gauges.lastFlushAt();
+    return at === undefined ? 0 : at / 1000;
+  });
+  return {
+    registry,
+    messages: new Counter({
+      name: 'mcp_sunset_messages_total',
+      help: 'MCP messages counted, by lifecycle path and outcome.',
+      labelNames: ['era', 'transport', 'reason', 'outcome'] as const,
+      registers: [registry],
+    }),
+    claimMismatches: new Counter({
+      name: 'mcp_sunset_claim_mismatches_total',
+      help: 'Modern requests whose mirrored headers disagreed with the body.',
+      registers: [registry],
+    }),
+    meteringErrors: new Counter({
+      name: 'mcp_sunset_metering_errors_total',
+      help: 'Failures inside the sidecar\'s own metering; traffic was passed on regardless.',
+      labelNames: ['where'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,206 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { createBodyObserver } from './body-observer.js';
+import { EndpointRewriter } from './endpoint-rewriter.js';
+import { forwardHeaders } from './forward-headers.js';
+import type { HttpExchange } from './http-exchange.js';
+import type { HttpMeter } from './http-meter.js';
+import { ANONYMOUS, type Caller } from './identify-caller.js';
+import { toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
+import { readCappedBody } from './read-capped-body.js';
+
+export interface ReverseProxyOptions {
+  upstream: URL;
+  /** Public path prefix in front of the upstream's own; defaults to the upstream URL's path. */
+  publicPrefix?: string;
+  maxBodyBytes: number;
+  connectTimeoutMs: number;
+  meter: HttpMeter<Caller>;
+  identify: (headers: IncomingMessage['headers']) => Caller;
+  /** Failures of the sidecar's own code: reported, never passed on to traffic. */
+  onInternalError: (error: unknown, where: string) => void;
+}
+
+export interface ReverseProxy {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  close(): void;
+}
+
+const DROP_LENGTH = new Set(['content-length']);
+
+/**
+ * A byte-transparent reverse proxy in front of one MCP server. Request and answer bytes and
+ * headers pass unchanged (Host and Origin included, so the upstream's own checks still hold), SSE
+ * streams chunk by chunk, and a client that goes away is propagated upstream. Metering watches a
+ * copy; if it fails, traffic carries on unmetered.
+ */
+export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
+  const { upstream } = options;
+  const secure = upstream.protocol === 'https:';
+  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const upstreamPrefix = upstream.pathname.replace(/\/+$/, '');
+  const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
+
+  function safely<T>(where: string, run: () => T): T | undefined {
+    try {
+      return run();
+    } catch (error) {
+      options.onInternalError(error, where);
+      return undefined;
+    }
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = req.method === 'POST' ? await readCappedBody(req, options.maxBodyBytes) : undefined;
+    const caller = safely('identify', () => options.identify(req.headers)) ?? ANONYMOUS;
+    const exchange = safely('classify', () =>
+      options.meter.begin(
+        {
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          body: body?.complete ? Buffer.concat(body.chunks).toString('utf8') : undefined,
+          bodyTooLarge: body !== undefined && !body.complete,
+        },
+        caller,
+      ),
+    );
+    const meter = (where: string, run: (e: HttpExchange<Caller>) => void) => {
+      if (exchange !== undefined) safely(where, () => run(exchange));
+    };
+
+    const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
+    const upstreamReq = (secure ? https : http).request({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: upstreamPath,
+      headers: forwardHeaders(req.rawHeaders),
+      setHost: false,
+      agent,
+    });
+    let answered = false;
+    armConnectTimeout(upstreamReq, options.connectTimeoutMs);
+
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      upstreamReq.destroy();
+      meter('client-closed', (e) => e.clientClosed());
+    });
+
+    upstreamReq.on('error', (error) => {
+      if (answered) {
+        res.destroy();
+        meter('upstream-failed', (e) => e.upstreamFailed());
+        return;
+      }
+      answered = true;
+      meter('upstream-failed', (e) => e.upstreamFailed());
+      if (!res.headersSent && !res.destroyed) sendUnreachable(res, upstream, error, exchange);
+    });
+
+    upstreamReq.on('response', (upRes) => {
+      answered = true;
+      try {
+        relay(req, upRes, res, upstreamPath, exchange, meter);
+      } catch (error) {
+        // Node refused to pass on what the upstream sent (an invalid header, say).
+        options.onInternalError(error, 'relay');
+        upRes.destroy();
+        res.destroy();
+        meter('upstream-failed', (e) => e.upstreamFailed());
+      }
+    });
+
+    if (body !== undefined) {
+      for (const chunk of body.chunks) upstreamReq.write(chunk);
+      if (body.complete) upstreamReq.end();
+      else {
+        req.pipe(upstreamReq);
+        req.resume();
+      }
+    } else {
+      req.pipe(upstreamReq);
+    }
+  }
+
+  function relay(
+    req: IncomingMessage,
+    upRes: IncomingMessage,
+    res: ServerResponse,
+    upstreamPath: string,
+    exchange: HttpExchange<Caller> | undefined,
+    meter: (where: string, run: (e: HttpExchange<Caller>) => void) => void,
+  ): void {
+    const status = upRes.statusCode ?? 502;
+    meter('response-head', (e) => e.responseHead(status, upRes.headers));
+    const eventStream = (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
+    const rewriter = eventStream && req.method === 'GET'
+      ? new EndpointRewriter((data) => toPublicEndpoint(data, new URL(upstreamPath, upstream), mapping))
+      : undefined;
+    // A rewritten first event may change length; SSE answers are chunked anyway.
+    res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined));
+    if (eventStream) res.flushHeaders();
+    const observer = exchange === undefined
+      ? undefined
+      : createBodyObserver(upRes.headers['content-encoding'], (text) => meter('response-chunk', (e) => e.responseChunk(text)));
+
+    const send = (chunk: Buffer) => {
+      if (chunk.length === 0) return;
+      if (!res.write(chunk)) {
+        upRes.pause();
+        res.once('drain', () => upRes.resume());
+      }
+      if (observer !== undefined) safely('observe', () => observer.write(chunk));
+    };
+    upRes.on('data', (chunk: Buffer) => send(rewriter ? rewriter.push(chunk) : chunk));
+    upRes.on('end', () => {
+      if (rewriter) send(rewriter.flush());
+      res.end();
+      if (observer !== undefined) safely('observe', () => observer.end(() => meter('response-end', (e) => e.responseEnd())));
+    });
+    upRes.on('aborted', () => {
+      res.destroy();
+      meter('upstream-failed', (e) => e.upstreamFailed());
+    });
+    upRes.on('error', () => {
+      res.destroy();
+      meter('upstream-failed', (e) => e.upstreamFailed());
+    });
+  }
+
+  return {
+    handle(req, res) {
+      forward(req, res).catch((error: unknown) => {
+        // Only a client that vanished mid-body gets here; there is nobody left to answer.
+        options.onInternalError(error, 'forward');
+        if (!res.headersSent) res.destroy();
+      });
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}
+
+function armConnectTimeout(request: http.ClientRequest, timeoutMs: number): void {
+  request.on('socket', (socket) => {
+    if (!socket.connecting) return;
+    const timer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
+    socket.once('connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
+function sendUnreachable(res: ServerResponse, upstream: URL, error: Error & { code?: string }, exchange: HttpExchange<Caller> | undefined): void {
+  const requests = exchange?.classification.messages.filter((m) => m.kind === 'request') ?? [];
+  const id = requests.length === 1 ? requests[0]!.id : null;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32603, message: `mcp-sunset: upstream ${upstream.origin} is unreachable (${error.code ?? error.message})` },
+  });
+  res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,17 @@
+import { lt } from 'drizzle-orm';
+import type { Db } from './open-database.js';
+import { trafficHourTable, trafficMinuteTable } from './schema.js';
+
+export interface TrafficRetention {
+  minuteDays: number;
+  hourDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Deletes minute and hour rows past retention; day rows are kept forever. Answers rows deleted. */
+export function deleteExpiredTraffic(db: Db, now: number, retention: TrafficRetention): number {
+  const minutes = db.delete(trafficMinuteTable).where(lt(trafficMinuteTable.bucketStart, now - retention.minuteDays * DAY_MS)).run();
+  const hours = db.delete(trafficHourTable).where(lt(trafficHourTable.bucketStart, now - retention.hourDays * DAY_MS)).run();
+  return minutes.changes + hours.changes;
+}

@@ -1,0 +1,56 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface Store {
+  db: Db;
+  sqlite: Database.Database;
+  path: string;
+  close(): void;
+}
+
+/** The migrations folder ships beside `server/` (source) or `dist/server/` (built). */
+function findMigrationsFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i += 1) {
+    const candidate = join(dir, 'migrations');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('migrations folder not found next to the installed package');
+}
+
+export interface OpenDatabaseOptions {
+  /** Apply pending migrations (the default). */
+  migrate?: boolean;
+  readonly?: boolean;
+}
+
+/**
+ * Opens the SQLite database in WAL mode with migrations applied. `busy_timeout` is zero: a
+ * locked database must fail a flush at once rather than stall the event loop that proxies traffic.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Store {
+  const absolute = path === ':memory:' ? path : resolve(path);
+  if (absolute !== ':memory:' && !options.readonly) mkdirSync(dirname(absolute), { recursive: true });
+  const sqlite = new Database(absolute, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  try {
+    sqlite.pragma('busy_timeout = 0');
+    if (!options.readonly) {
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+    }
+    const db = drizzle(sqlite, { schema });
+    if (options.migrate !== false && !options.readonly) migrate(db, { migrationsFolder: findMigrationsFolder() });
+    return { db, sqlite, path: absolute, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}

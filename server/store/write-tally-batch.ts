@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import type { Bucket } from '../lib/time-bucket.js';
+import { bucketStart } from '../lib/time-bucket.js';
+import type { TallyBatch } from '../tally/tally-cell.js';
+import type { Db } from './open-database.js';
+import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema.js';
+
+const P = (name: string) => sql.placeholder(name);
+
+function prepareTrafficUpsert(db: Db, table: TrafficTable) {
+  return db
+    .insert(table)
+    .values({
+      bucketStart: P('bucketStart'),
+      node: P('node'),
+      era: P('era'),
+      transport: P('transport'),
+      reason: P('reason'),
+      version: P('version'),
+      method: P('method'),
+      outcome: P('outcome'),
+      integration: P('integration'),
+      count: P('count'),
+      mismatchCount: P('mismatchCount'),
+    })
+    .onConflictDoUpdate({
+      target: [table.bucketStart, table.node, table.era, table.transport, table.reason, table.version, table.method, table.outcome, table.integration],
+      set: {
+        count: sql`${table.count} + excluded.count`,
+        mismatchCount: sql`${table.mismatchCount} + excluded.mismatch_count`,
+      },
+    })
+    .prepare();
+}
+
+function prepareIntegrationUpsert(db: Db) {
+  const t = integrationsTable;
+  return db
+    .insert(t)
+    .values({
+      key: P('key'),
+      source: P('source'),
+      firstSeen: P('firstSeen'),
+      lastSeen: P('lastSeen'),
+      lastLegacySeen: P('lastLegacySeen'),
+      clientInfoName: P('clientInfoName'),
+      clientInfoVersion: P('clientInfoVersion'),
+    })
+    .onConflictDoUpdate({
+      target: t.key,
+      set: {
+        firstSeen: sql`min(${t.firstSeen}, excluded.first_seen)`,
+        lastSeen: sql`max(${t.lastSeen}, excluded.last_seen)`,
+        lastLegacySeen: sql`nullif(max(coalesce(${t.lastLegacySeen}, 0), coalesce(excluded.last_legacy_seen, 0)), 0)`,
+        clientInfoName: sql`coalesce(excluded.client_info_name, ${t.clientInfoName})`,
+        clientInfoVersion: sql`coalesce(excluded.client_info_version, ${t.clientInfoVersion})`,
+      },
+    })
+    .prepare();
+}
+
+/**
+ * Returns a writer that upserts a tally batch into the minute, hour and day tables and the
+ * integrations table in one transaction: either the whole flush lands, or none of it.
+ */
+export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
+  const targets: [Bucket, ReturnType<typeof prepareTrafficUpsert>][] = [
+    ['minute', prepareTrafficUpsert(db, trafficMinuteTable)],
+    ['hour', prepareTrafficUpsert(db, trafficHourTable)],
+    ['day', prepareTrafficUpsert(db, trafficDayTable)],
+  ];
+  const integrations = prepareIntegrationUpsert(db);
+  return (batch) => {
+    db.transaction(() => {
+      for (const cell of batch.cells) {
+        const { minute, ...labels } = cell;
+        for (const [bucket, upsert] of targets) upsert.run({ ...labels, bucketStart: bucketStart(minute, bucket) });
+      }
+      for (const sighting of batch.integrations) {
+        integrations.run({
+          key: sighting.key,
+          source: sighting.source,
+          firstSeen: sighting.firstSeen,
+          lastSeen: sighting.lastSeen,
+          lastLegacySeen: sighting.lastLegacySeen ?? null,
+          clientInfoName: sighting.clientInfo?.name ?? null,
+          clientInfoVersion: sighting.clientInfo?.version ?? null,
+        });
+      }
+    });
+  };
+}

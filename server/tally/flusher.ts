@@ -1,0 +1,128 @@
+import type { Tally } from './tally.js';
+import type { TallyBatch, TallySink } from './tally-cell.js';
+
+export interface FlusherOptions {
+  tally: Tally;
+  sink: TallySink;
+  now: () => number;
+  intervalMs: number;
+  /** Flush attempts a batch gets before its counts are dropped (and counted as dropped). */
+  maxAttempts?: number;
+  /** Cells kept for retry while the sink fails; the oldest go first past this. */
+  maxRetainedCells?: number;
+  onError?: (error: unknown, context: { attempt: number; droppedEvents: number }) => void;
+}
+
+export interface FlushHealth {
+  lastFlushAt: number | undefined;
+  lastAttemptAt: number | undefined;
+  lastError: string | undefined;
+  consecutiveFailures: number;
+  failedFlushes: number;
+  /** Events lost for good because the sink kept failing. */
+  droppedEvents: number;
+  /** Events from failed flushes, waiting for the next attempt. */
+  retainedEvents: number;
+}
+
+interface Retained {
+  batch: TallyBatch;
+  attempts: number;
+  events: number;
+}
+
+function eventsIn(batch: TallyBatch): number {
+  return batch.cells.reduce((sum, cell) => sum + cell.count, 0);
+}
+
+/**
+ * Moves the tally into the sink in one write per interval, off the request path. A failing sink
+ * (locked, read-only, full) never throws back into traffic: the batch is retried a bounded number
+ * of times, then dropped and counted, so the loss is visible rather than silent.
+ */
+export class Flusher {
+  private timer: NodeJS.Timeout | undefined;
+  private retained: Retained[] = [];
+  private readonly state: FlushHealth = {
+    lastFlushAt: undefined,
+    lastAttemptAt: undefined,
+    lastError: undefined,
+    consecutiveFailures: 0,
+    failedFlushes: 0,
+    droppedEvents: 0,
+    retainedEvents: 0,
+  };
+
+  constructor(private readonly options: FlusherOptions) {}
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => this.flushNow(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the schedule and makes a last attempt. */
+  stop(): boolean {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    return this.flushNow();
+  }
+
+  /** Writes everything pending now; answers whether the sink took it. */
+  flushNow(): boolean {
+    const now = this.options.now();
+    this.state.lastAttemptAt = now;
+    const fresh = this.options.tally.drain();
+    if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
+      this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
+    }
+    if (this.retained.length === 0) {
+      this.succeeded(now);
+      return true;
+    }
+    const combined: TallyBatch = {
+      cells: this.retained.flatMap((r) => r.batch.cells),
+      integrations: this.retained.flatMap((r) => r.batch.integrations),
+    };
+    try {
+      this.options.sink.write(combined);
+      this.retained = [];
+      this.succeeded(now);
+      return true;
+    } catch (error) {
+      this.failed(error);
+      return false;
+    }
+  }
+
+  health(): FlushHealth {
+    return { ...this.state, retainedEvents: this.retained.reduce((sum, r) => sum + r.events, 0) };
+  }
+
+  private succeeded(now: number): void {
+    this.state.lastFlushAt = now;
+    this.state.lastError = undefined;
+    this.state.consecutiveFailures = 0;
+  }
+
+  private failed(error: unknown): void {
+    const maxAttempts = this.options.maxAttempts ?? 10;
+    const maxCells = this.options.maxRetainedCells ?? 200_000;
+    this.state.failedFlushes += 1;
+    this.state.consecutiveFailures += 1;
+    this.state.lastError = error instanceof Error ? error.message : String(error);
+    let dropped = 0;
+    for (const r of this.retained) r.attempts += 1;
+    const keep = this.retained.filter((r) => r.attempts < maxAttempts);
+    for (const r of this.retained) if (r.attempts >= maxAttempts) dropped += r.events;
+    let cells = keep.reduce((sum, r) => sum + r.batch.cells.length, 0);
+    while (cells > maxCells && keep.length > 0) {
+      const oldest = keep.shift()!;
+      cells -= oldest.batch.cells.length;
+      dropped += oldest.events;
+    }
+    this.retained = keep;
+    this.state.droppedEvents += dropped;
+    this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped });
+  }
+}

@@ -1,0 +1,130 @@
+import { bucketStart } from '../lib/time-bucket.js';
+import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
+
+export interface TallyOptions {
+  node: string;
+  now: () => number;
+  /** Distinct cells held between flushes before free-text labels are folded into `other`. */
+  maxCells?: number;
+  /** Distinct integrations, methods and versions admitted; later newcomers count as `other`. */
+  maxIntegrations?: number;
+  maxMethods?: number;
+  maxVersions?: number;
+}
+
+export interface TallyEntry {
+  labels: Omit<TrafficLabels, 'version'> & { version: string | null };
+  integrationSource: string;
+  clientInfo: { name: string; version: string } | undefined;
+  claimMismatch: boolean;
+}
+
+export interface TallyStats {
+  /** Events added since start. */
+  events: number;
+  /** Events whose method, version or integration was folded into `other` by a cap. */
+  overflowedEvents: number;
+  /** Events held in memory, not yet handed to a flush. */
+  pendingEvents: number;
+  cells: number;
+}
+
+const MAX_LABEL_LENGTH = 128;
+
+/** A bounded set of admitted label values: past the cap, newcomers are refused. */
+class Admitted {
+  private readonly values = new Set<string>();
+  constructor(private readonly cap: number) {}
+  admit(value: string): boolean {
+    if (this.values.has(value)) return true;
+    if (this.values.size >= this.cap || value.length > MAX_LABEL_LENGTH) return false;
+    this.values.add(value);
+    return true;
+  }
+}
+
+/**
+ * In-memory aggregation of observations into per-minute cells. Adding is a map increment, so the
+ * proxied request never waits on storage; every bound is explicit so hostile traffic (random
+ * methods, versions, tokens) costs bounded memory and lands in `other` instead of being lost.
+ */
+export class Tally {
+  private cells = new Map<string, TallyCell>();
+  private sightings = new Map<string, IntegrationSighting>();
+  private readonly methods: Admitted;
+  private readonly versions: Admitted;
+  private readonly integrations: Admitted;
+  private readonly maxCells: number;
+  private events = 0;
+  private overflowed = 0;
+  private pending = 0;
+
+  constructor(private readonly options: TallyOptions) {
+    this.maxCells = options.maxCells ?? 50_000;
+    this.methods = new Admitted(options.maxMethods ?? 256);
+    this.versions = new Admitted(options.maxVersions ?? 64);
+    this.integrations = new Admitted(options.maxIntegrations ?? 5_000);
+  }
+
+  add(entry: TallyEntry, at: number = this.options.now()): void {
+    const { labels } = entry;
+    const version = labels.version ?? NO_VERSION;
+    let method = this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
+    let versionLabel = this.versions.admit(version) ? version : OVERFLOW_LABEL;
+    let integration = this.integrations.admit(labels.integration) ? labels.integration : OVERFLOW_LABEL;
+    const minute = bucketStart(at, 'minute');
+    let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
+    let cell = this.cells.get(key);
+    if (cell === undefined && this.cells.size >= this.maxCells) {
+      // Closed-vocabulary labels (era, transport, reason, outcome) stay exact: the share depends on them.
+      method = versionLabel = integration = OVERFLOW_LABEL;
+      key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
+      cell = this.cells.get(key);
+    }
+    if (method === OVERFLOW_LABEL || versionLabel === OVERFLOW_LABEL || integration === OVERFLOW_LABEL) this.overflowed += 1;
+    if (cell === undefined) {
+      cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0 };
+      this.cells.set(key, cell);
+    }
+    cell.count += 1;
+    if (entry.claimMismatch) cell.mismatchCount += 1;
+    this.events += 1;
+    this.pending += 1;
+    if (integration !== OVERFLOW_LABEL) this.sight(integration, entry, labels.era === 'legacy', at);
+  }
+
+  /** Hands over everything held and starts afresh. */
+  drain(): TallyBatch {
+    const batch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
+    this.cells = new Map();
+    this.sightings = new Map();
+    this.pending = 0;
+    return batch;
+  }
+
+  stats(): TallyStats {
+    return { events: this.events, overflowedEvents: this.overflowed, pendingEvents: this.pending, cells: this.cells.size };
+  }
+
+  private sight(key: string, entry: TallyEntry, legacy: boolean, at: number): void {
+    const known = this.sightings.get(key);
+    if (known === undefined) {
+      this.sightings.set(key, {
+        key,
+        source: entry.integrationSource,
+        firstSeen: at,
+        lastSeen: at,
+        lastLegacySeen: legacy ? at : undefined,
+        clientInfo: entry.clientInfo,
+      });
+      return;
+    }
+    known.lastSeen = Math.max(known.lastSeen, at);
+    if (legacy) known.lastLegacySeen = Math.max(known.lastLegacySeen ?? at, at);
+    if (entry.clientInfo !== undefined) known.clientInfo = entry.clientInfo;
+  }
+}
+
+function cellKey(minute: number, ...labels: string[]): string {
+  return `${minute}\u0000${labels.join('\u0000')}`;
+}
