@@ -1,0 +1,31 @@
+import { createServer } from 'node:http';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { registerDemoTools } from '../../server/demo/demo-tools.js';
+import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
+
+/**
+ * The v2 SDK's `createMcpHandler` on plain node:http at `/mcp`: `modern` rejects 2025-era traffic
+ * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default).
+ */
+export async function startV2Server(mode: 'modern' | 'dual'): Promise<Peer> {
+  const handler = createMcpHandler(
+    (ctx) => {
+      const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' });
+      registerDemoTools(server, ctx.era);
+      return server;
+    },
+    mode === 'modern' ? { legacy: 'reject' } : {},
+  );
+  const handle = toNodeHandler(handler);
+  const seen: SeenRequest[] = [];
+  const server = createServer((req, res) => {
+    recordRequest(seen, req);
+    if (new URL(req.url ?? '/', 'http://peer').pathname !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    void handle(req, res);
+  });
+  return listenPeer(server, '/mcp', seen, () => handler.close());
+}

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface CliRun {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Runs the real CLI entry point from source, as a user would run the built one. */
+export function spawnCli(args: string[], options: SpawnOptionsWithoutStdio = {}): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'cli', 'main.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    ...options,
+    env: { ...process.env, ...options.env },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits for `serve` to print where it listens. */
+export async function waitForServing(run: CliRun, timeoutMs = 20_000): Promise<{ sidecarUrl: URL; apiUrl: URL }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const sidecar = /sidecar (http:\/\/[^\s]+)/.exec(run.stdout());
+    const api = /health:\s+(http:\/\/[^\s]+)\/healthz/.exec(run.stdout());
+    if (sidecar && api) return { sidecarUrl: new URL(sidecar[1]!), apiUrl: new URL(api[1]!) };
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the CLI did not start serving:\n${run.stdout()}\n${run.stderr()}`);
+}
