@@ -3,7 +3,8 @@ import { BUCKETS, BUCKET_MS } from '../lib/time-bucket.js';
 import { ERAS, OUTCOMES, REASONS, TRANSPORTS } from '../protocol/vocabulary.js';
 import { TRAFFIC_DIMENSIONS, type TrafficQuery } from '../store/list-traffic.js';
 
-const DAY_MS = 86_400_000;
+/** How far back `from` defaults to, per bucket: enough to read, small enough to draw. */
+const DEFAULT_SPAN_MS = { minute: 3_600_000, hour: 86_400_000, day: 30 * 86_400_000 } as const;
 /** Most buckets one answer may hold: a year of hours, with room to spare. */
 export const MAX_TRAFFIC_BUCKETS = 10_000;
 
@@ -29,7 +30,7 @@ export function trafficQuerySchema(now: number) {
     .strict()
     .transform((q, ctx): TrafficQuery => {
       const to = q.to === undefined ? now : Date.parse(q.to);
-      const from = q.from === undefined ? to - DAY_MS : Date.parse(q.from);
+      const from = q.from === undefined ? to - DEFAULT_SPAN_MS[q.bucket] : Date.parse(q.from);
       if (from >= to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be earlier than to' });
       if ((to - from) / BUCKET_MS[q.bucket] > MAX_TRAFFIC_BUCKETS) {
         ctx.addIssue({ code: 'custom', path: ['bucket'], message: `range holds more than ${MAX_TRAFFIC_BUCKETS} ${q.bucket} buckets; use a coarser bucket or a shorter range` });

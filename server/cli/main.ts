@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../config/load-config.js';
@@ -27,6 +28,7 @@ const program = new Command()
   .name('mcp-sunset')
   .description('Count MCP traffic by the lifecycle path that served it, to decide when the legacy era can go.')
   .showSuggestionAfterError()
+  .configureOutput({ outputError: (text, write) => write(`mcp-sunset: ${text.replace(/^error: /, '')}`) })
   .exitOverride();
 
 function serveOptions(command: Command): Command {
@@ -57,6 +59,7 @@ program
   .option('--config <file>', 'JSON config file')
   .action((flags: { db?: string; json?: boolean; config?: string }) => {
     const config = configFrom({ db: flags.db, config: flags.config });
+    if (!existsSync(config.db)) throw new Error(`no database at ${config.db}; run \`mcp-sunset serve\` first, or pass --db`);
     const store = openDatabase(config.db);
     try {
       const report = buildReport(store.db, Date.now());

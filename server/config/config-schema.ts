@@ -16,7 +16,7 @@ const pathPrefix = z
 export const configSchema = z
   .object({
     /** The MCP server the sidecar fronts. Absent: `serve` runs the bundled demo server instead. */
-    upstream: z.url({ protocol: /^https?$/ }).optional(),
+    upstream: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
     /** Where the sidecar proxy listens. */
     listen: hostPort.default('127.0.0.1:8808'),
     /** Where the API, /healthz and /metrics listen. */

@@ -40,6 +40,10 @@ export function loadConfig(sources: ConfigSources): Readonly<Config> {
   const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
   const merged = { ...sources.defaults, ...sources.file, ...fromEnv, ...flags };
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue).join('; '));
+  if (!parsed.success) {
+    // One complaint per setting: the first is the one to fix.
+    const firstPerField = new Map(parsed.error.issues.reverse().map((issue) => [issue.path.join('.'), issue]));
+    throw new ConfigError([...firstPerField.values()].reverse().map(describeIssue).join('; '));
+  }
   return Object.freeze(parsed.data);
 }

@@ -1,8 +1,16 @@
+import { relative } from 'node:path';
 import type { Config } from '../../config/config-schema.js';
 import { startDemoServer } from '../../demo/demo-server.js';
 import { startDemoTraffic } from '../../demo/demo-traffic.js';
 import { createLogger } from '../../lib/create-logger.js';
 import { startService } from '../start-service.js';
+
+/** How this CLI was started, so the hints it prints can be pasted back into the same shell. */
+function selfCommand(): string {
+  const script = process.argv[1] ?? '';
+  const local = relative(process.cwd(), script);
+  return script.endsWith('main.js') && !local.startsWith('..') ? `node ${local}` : 'mcp-sunset';
+}
 
 /**
  * Runs the sidecar and API until SIGTERM/SIGINT. Without an upstream it runs the demo: the bundled
@@ -22,7 +30,7 @@ export async function runServe(config: Readonly<Config>, options: { demo: boolea
       demo ? `mcp-sunset demo: real SDK clients (v1 legacy over Streamable HTTP and HTTP+SSE, v2 modern) -> sidecar ${service.sidecarUrl.origin} -> demo server ${upstream.origin}` : `mcp-sunset: sidecar ${service.sidecarUrl.origin} -> ${upstream.href}`,
       `  counts:  ${api}/api/v1/traffic?bucket=minute&groupBy=era`,
       `  health:  ${api}/healthz    metrics: ${api}/metrics`,
-      `  summary: npx mcp-sunset report --db ${config.db}`,
+      `  summary: ${selfCommand()} report --db ${config.db}`,
       '  stop with Ctrl-C (counts are flushed first)',
       '',
     ].join('\n'),

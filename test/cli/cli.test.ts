@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { listTraffic } from '../../server/store/list-traffic.js';
+import { openDatabase } from '../../server/store/open-database.js';
+import { runV2Session } from '../peers/clients.js';
+import type { Peer } from '../peers/listen-peer.js';
+import { startV2Server } from '../peers/v2-server.js';
+import { spawnCli, waitForServing } from '../support/spawn-cli.js';
+
+const EPHEMERAL = ['--listen', '127.0.0.1:0', '--dashboard', '127.0.0.1:0', '--log-level', 'silent'];
+
+describe('the mcp-sunset command', () => {
+  let dir: string;
+  let peer: Peer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-cli-'));
+    peer = await startV2Server('dual');
+  });
+  afterAll(async () => {
+    await peer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('serve flushes the counts still in memory when it gets SIGTERM', async () => {
+    const db = join(dir, 'sigterm.db');
+    // A flush interval far longer than the test: only the shutdown flush can write these counts.
+    const run = spawnCli(['serve', '--upstream', peer.origin, '--db', db, '--flush-interval-ms', '600000', ...EPHEMERAL]);
+    const { sidecarUrl } = await waitForServing(run);
+    await runV2Session(new URL('/mcp', sidecarUrl), 'pin');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const store = openDatabase(db);
+    try {
+      const traffic = listTraffic(store.db, { from: Date.now() - 3_600_000, to: Date.now() + 60_000, bucket: 'hour', groupBy: 'era', filters: {} });
+      expect(traffic.totals).toEqual({ modern: 4 });
+    } finally {
+      store.close();
+    }
+  });
+
+  test('report prints the last 24 hours by era and version, as a table or as JSON', async () => {
+    const db = join(dir, 'sigterm.db');
+    const json = spawnCli(['report', '--db', db, '--json']);
+    expect(await json.exited).toBe(0);
+    const report = JSON.parse(json.stdout());
+    expect(report.byEra).toEqual({ modern: 4, legacy: 0, unknown: 0 });
+    expect(report.byVersion).toEqual([{ version: '2026-07-28', era: 'modern', count: 4 }]);
+    expect(report.legacyShare).toBe(0);
+    const table = spawnCli(['report', '--db', db]);
+    expect(await table.exited).toBe(0);
+    expect(table.stdout()).toMatch(/modern\s+4\s+100\.0%/);
+    expect(table.stdout()).toMatch(/2026-07-28\s+modern\s+4/);
+  });
+
+  test('serve without an upstream runs the demo, and real counts of both eras appear within seconds', async () => {
+    const db = join(dir, 'demo.db');
+    const run = spawnCli(['serve', '--db', db, ...EPHEMERAL]);
+    try {
+      const { apiUrl } = await waitForServing(run);
+      expect(run.stdout()).toContain('mcp-sunset demo');
+      await expect
+        .poll(
+          async () => {
+            const body = (await (await fetch(new URL('/api/v1/traffic?bucket=minute&groupBy=era', apiUrl))).json()) as { totals: Record<string, number> };
+            return (body.totals.legacy ?? 0) > 0 && (body.totals.modern ?? 0) > 0;
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .toBe(true);
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+    }
+  });
+
+  test.each([
+    [['serve', '--upstream', 'ftp://example.test'], /upstream/],
+    [['serve', '--listen', 'nonsense'], /listen/],
+    [['serve', '--flush-interval-ms', 'soon'], /flush-interval-ms/],
+    [['report', '--db', join(tmpdir(), 'mcp-sunset-no-such-dir', 'none.db')], /no database/],
+    [['frobnicate'], /unknown command/],
+  ])('bad input %j exits non-zero with one clear line', async (args, pattern) => {
+    const run = spawnCli(args as string[]);
+    const code = await run.exited;
+    expect(code).not.toBe(0);
+    const lines = run.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+  });
+
+  test('report does not create a database where there is none', async () => {
+    const missing = join(dir, 'missing', 'none.db');
+    const run = spawnCli(['report', '--db', missing]);
+    expect(await run.exited).not.toBe(0);
+    expect(existsSync(missing)).toBe(false);
+  });
+});
