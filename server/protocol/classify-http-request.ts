@@ -4,10 +4,10 @@
  * least one message, so nothing is dropped: what carries no MCP message is filed as `unknown`.
  */
 import type { ClassifiedMessage, ClassifyLookups, ClientInfoHint } from './classified-message.js';
-import { classifyRpcMessage, modernVersionOf, type PostContext } from './classify-rpc-message.js';
+import { classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
 import { headerValue, headersAgree } from './headers-agree.js';
 import { parseJson, readJsonRpc, type JsonRpcMessage } from './read-json-rpc.js';
-import { ASSUMED_SESSIONLESS_VERSION, HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
+import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 
 export interface HttpRequestFacts {
@@ -69,20 +69,18 @@ function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): Clas
     era: 'legacy',
     transport: 'streamable-http',
     reason: isGet ? (resume ? 'get-resume' : 'get-stream') : 'delete-session',
-    version: ctx.sessionVersion ?? ctx.headerVersion ?? ASSUMED_SESSIONLESS_VERSION,
+    version: legacyVersion(ctx),
   };
 }
 
+/** A body too large to read: the era is what the headers show, the reason says it is only that. */
 function classifyOversized(ctx: PostContext): ClassifiedMessage {
-  const legacySign = ctx.sessionId !== undefined
-    || (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion));
-  const era = ctx.channel || legacySign ? 'legacy' : ctx.headerVersion !== undefined ? 'modern' : 'unknown';
-  return {
-    ...unknownMessage('body-too-large', ctx.headerMethod ?? NON_RPC_METHOD.unparsed),
-    era,
-    transport: ctx.channel ? 'http+sse' : 'streamable-http',
-    version: era === 'unknown' ? null : ctx.sessionVersion ?? ctx.channel?.version ?? ctx.headerVersion ?? null,
-  };
+  const base = unknownMessage('body-too-large', ctx.headerMethod ?? NON_RPC_METHOD.unparsed);
+  const transport = ctx.channel ? 'http+sse' : 'streamable-http';
+  const legacySign = ctx.channel !== undefined || ctx.sessionId !== undefined || (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion));
+  if (legacySign) return { ...base, transport, era: 'legacy', version: legacyVersion(ctx) };
+  if (hasModernHeaderClaim(ctx)) return { ...base, transport, era: 'modern', version: ctx.headerVersion ?? null };
+  return { ...base, transport };
 }
 
 function scopeOf(ctx: PostContext): string | undefined {

@@ -29,9 +29,15 @@ export function modernVersionOf(params: Record<string, unknown> | undefined): st
   return typeof version === 'string' ? version : undefined;
 }
 
-function legacyVersion(ctx: PostContext): string | null {
-  if (ctx.channel) return ctx.channel.version ?? ctx.headerVersion ?? null;
-  return ctx.sessionVersion ?? ctx.headerVersion ?? ASSUMED_SESSIONLESS_VERSION;
+/** The version header, when it names a legacy version: a modern value cannot describe a legacy path. */
+function legacyHeaderVersion(ctx: PostContext): string | undefined {
+  return ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion) ? ctx.headerVersion : undefined;
+}
+
+/** Version of a legacy message: the session's (or HTTP+SSE channel's), then the header, then the spec's assumption. */
+export function legacyVersion(ctx: PostContext): string | null {
+  if (ctx.channel) return ctx.channel.version ?? legacyHeaderVersion(ctx) ?? null;
+  return ctx.sessionVersion ?? legacyHeaderVersion(ctx) ?? ASSUMED_SESSIONLESS_VERSION;
 }
 
 function legacyPath(ctx: PostContext): Pick<ClassifiedMessage, 'era' | 'reason' | 'version'> {
@@ -39,13 +45,12 @@ function legacyPath(ctx: PostContext): Pick<ClassifiedMessage, 'era' | 'reason' 
   if (ctx.inBatch) return { era: 'legacy', reason: 'batch', version };
   if (ctx.channel) return { era: 'legacy', reason: 'sse-message', version };
   if (ctx.sessionId !== undefined) return { era: 'legacy', reason: 'session-header', version };
-  if (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion)) {
-    return { era: 'legacy', reason: 'legacy-version-header', version };
-  }
+  if (legacyHeaderVersion(ctx) !== undefined) return { era: 'legacy', reason: 'legacy-version-header', version };
   return { era: 'legacy', reason: 'assumed-2025-03-26', version };
 }
 
-function hasModernHeaderClaim(ctx: PostContext): boolean {
+/** True when the headers claim the modern era: a non-legacy version, or Mcp-Method without a version. */
+export function hasModernHeaderClaim(ctx: PostContext): boolean {
   if (ctx.headerVersion !== undefined) return !isLegacyVersion(ctx.headerVersion);
   return ctx.headerMethod !== undefined;
 }

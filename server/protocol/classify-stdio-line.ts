@@ -28,10 +28,10 @@ function legacyLine(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: bool
     const requested = rpc.params?.protocolVersion;
     return { era: 'legacy', reason: inBatch ? 'batch' : 'initialize', version: typeof requested === 'string' ? requested : null };
   }
-  if (rpc.kind === 'notification' && rpc.method === 'notifications/initialized') {
+  if (rpc.kind === 'notification' && rpc.method === 'notifications/initialized' && !inBatch) {
     return { era: 'legacy', reason: 'initialize', version: state.negotiatedVersion ?? null };
   }
-  if (rpc.kind === 'response') return { era: 'legacy', reason: 'client-response', version: state.negotiatedVersion ?? null };
+  if (rpc.kind === 'response' && !inBatch) return { era: 'legacy', reason: 'client-response', version: state.negotiatedVersion ?? null };
   return { era: 'legacy', reason, version: state.negotiatedVersion ?? null };
 }
 

@@ -25,7 +25,8 @@ export function settleStreamOpen(message: ClassifiedMessage, firstEventName: str
 
 /**
  * Resolves the `endpoint` event's URI against the URL of the GET that received it and answers
- * the path and query a client will POST to, or undefined when it points at another origin.
+ * the path and query a client will POST to, or undefined when it points at another host. The
+ * scheme is not compared: TLS is often terminated in front of the server.
  */
 export function resolveEndpointPath(data: string, requestUrl: URL): string | undefined {
   let resolved: URL;
@@ -34,6 +35,6 @@ export function resolveEndpointPath(data: string, requestUrl: URL): string | und
   } catch {
     return undefined;
   }
-  if (resolved.origin !== requestUrl.origin) return undefined;
+  if (resolved.host !== requestUrl.host) return undefined;
   return resolved.pathname + resolved.search;
 }

@@ -9,6 +9,15 @@ import { HEADER } from '../protocol/versions.js';
 import type { Outcome } from '../protocol/vocabulary.js';
 import type { HttpMeter, PendingAnswer } from './http-meter.js';
 
+/** The URL the client used: a relative endpoint is resolved against it, and Host names its host. */
+function requestUrlOf(facts: HttpRequestFacts): URL {
+  try {
+    return new URL(facts.path, `http://${headerValue(facts.headers, 'host') ?? 'sidecar.invalid'}`);
+  } catch {
+    return new URL('http://sidecar.invalid/');
+  }
+}
+
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 type Answer = Extract<JsonRpcMessage, { kind: 'response' }>;
 
@@ -54,7 +63,8 @@ export class HttpExchange<A> {
   /** The upstream answered with a status and headers. */
   responseHead(status: number, headers: Headers): void {
     this.status = status;
-    if (status >= 300) this.unpark();
+    // Only a 202 sends the answer to the stream; anything else answers (or refuses) here.
+    if (status !== 202) this.unpark();
     this.eventStream = (headerValue(headers, HEADER.contentType) ?? '').startsWith('text/event-stream');
     this.responseSessionId = headerValue(headers, HEADER.sessionId);
     const sessionId = this.classification.sessionId;
@@ -64,7 +74,10 @@ export class HttpExchange<A> {
     if (this.eventStream && status < 300) {
       this.sse = createParser({
         onEvent: (event) => this.onEvent(event),
-        onError: () => undefined,
+        onError: (error) => {
+          // The parser stops for good past its buffer cap; outcomes then come from the status.
+          if (error.type === 'max-buffer-size-exceeded') this.answerTooLarge = true;
+        },
         maxBufferSize: this.meter.maxAnswerBytes,
       });
     }
@@ -78,9 +91,10 @@ export class HttpExchange<A> {
 
   /** A chunk of the answer body, as text. */
   responseChunk(text: string): void {
+    if (this.answerTooLarge) return;
     if (this.sse !== undefined) return this.sse.feed(text);
-    if (this.answerTooLarge || this.open.length === 0) return;
-    this.jsonBytes += text.length;
+    if (this.open.length === 0) return;
+    this.jsonBytes += Buffer.byteLength(text);
     if (this.jsonBytes > this.meter.maxAnswerBytes) {
       this.answerTooLarge = true;
       this.jsonChunks = [];
@@ -163,7 +177,7 @@ export class HttpExchange<A> {
     this.replace(streamOpen, settled);
     this.settle(settled, 'served');
     if (event.event !== HTTP_SSE_ENDPOINT_EVENT) return false;
-    const path = resolveEndpointPath(event.data, new URL(this.facts.path, 'http://sidecar.invalid'));
+    const path = resolveEndpointPath(event.data, requestUrlOf(this.facts));
     if (path !== undefined) {
       this.channelPath = path;
       this.meter.openChannel(path);

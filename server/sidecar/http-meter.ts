@@ -58,8 +58,9 @@ export class HttpMeter<A> {
       max: options.maxPendingAnswers ?? 50_000,
       ttl: options.pendingAnswerTtlMs ?? 10 * 60_000,
       ttlAutopurge: true,
+      // Evicted, expired or displaced by a request reusing its id: no answer will reach it now.
       dispose: (entry, _key, reason) => {
-        if (reason === 'evict' || reason === 'expire') this.recordPending(entry, 'no-response');
+        if (reason === 'evict' || reason === 'expire' || reason === 'set') this.recordPending(entry, 'no-response');
       },
     });
   }

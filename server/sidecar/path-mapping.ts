@@ -9,19 +9,29 @@ export interface PathMapping {
   upstreamPrefix: string;
 }
 
-function stripPrefix(path: string, prefix: string): string | undefined {
-  if (prefix === '') return path;
-  if (!path.startsWith(prefix)) return undefined;
-  const rest = path.slice(prefix.length);
-  if (rest === '' || rest.startsWith('?')) return `/${rest}`;
-  return rest.startsWith('/') ? rest : undefined;
+/** The part of `pathname` under `prefix` ('' for the prefix itself), or undefined outside it. */
+function underPrefix(pathname: string, prefix: string): string | undefined {
+  // The root stands for the prefix itself when there is no prefix: '/' ↔ '/mcp'.
+  if (prefix === '') return pathname === '/' ? '' : pathname;
+  if (pathname === prefix) return '';
+  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
+}
+
+function splitQuery(path: string): [string, string] {
+  const at = path.indexOf('?');
+  return at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at)];
+}
+
+function join(prefix: string, rest: string): string {
+  return `${prefix}${rest}` || '/';
 }
 
 /** The upstream path for a public path; paths outside the public prefix pass unchanged. */
 export function toUpstreamPath(path: string, mapping: PathMapping): string {
-  const rest = stripPrefix(path, mapping.publicPrefix);
-  if (rest === undefined) return path;
-  return mapping.upstreamPrefix === '' ? rest : `${mapping.upstreamPrefix}${rest === '/' ? '' : rest}` || '/';
+  if (!prefixesDiffer(mapping)) return path;
+  const [pathname, query] = splitQuery(path);
+  const rest = underPrefix(pathname, mapping.publicPrefix);
+  return rest === undefined ? path : join(mapping.upstreamPrefix, rest) + query;
 }
 
 /** True when upstream URLs must be rewritten before the client sees them. */
@@ -41,9 +51,9 @@ export function toPublicEndpoint(data: string, upstreamRequestUrl: URL, mapping:
     return data;
   }
   if (resolved.origin !== upstreamRequestUrl.origin) return data;
-  const rest = stripPrefix(resolved.pathname, mapping.upstreamPrefix);
+  const rest = underPrefix(resolved.pathname, mapping.upstreamPrefix);
   if (rest === undefined) return data;
-  const path = `${mapping.publicPrefix}${rest === '/' && mapping.publicPrefix !== '' ? '' : rest}${resolved.search}`;
+  const path = join(mapping.publicPrefix, rest) + resolved.search;
   const absolute = /^[a-z][a-z0-9+.-]*:/i.test(data.trim());
   return !absolute && !prefixesDiffer(mapping) ? data : path;
 }

@@ -157,8 +157,22 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     upRes.on('data', (chunk: Buffer) => send(rewriter ? rewriter.push(chunk) : chunk));
     upRes.on('end', () => {
       if (rewriter) send(rewriter.flush());
-      res.end();
-      if (observer !== undefined) safely('observe', () => observer.end(() => meter('response-end', (e) => e.responseEnd())));
+      if (observer === undefined) return void res.end();
+      // The count lands before the client sees the end, so a read right after it includes it.
+      // Only a compressed answer makes this wait, for the last inflated bytes.
+      let ended = false;
+      const finish = () => {
+        if (ended) return;
+        ended = true;
+        meter('response-end', (e) => e.responseEnd());
+        res.end();
+      };
+      try {
+        observer.end(finish);
+      } catch (error) {
+        options.onInternalError(error, 'observe');
+        finish();
+      }
     });
     upRes.on('aborted', () => {
       res.destroy();

@@ -22,7 +22,8 @@ export class StdioMeter<A> {
   private readonly open = new LRUCache<string, { message: ClassifiedMessage; attrs: A }>({
     max: MAX_OPEN,
     dispose: (entry, _key, reason) => {
-      if (reason === 'evict') this.record({ message: entry.message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+      // Evicted, or displaced by a request reusing its id: no answer will reach it now.
+      if (reason === 'evict' || reason === 'set') this.record({ message: entry.message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
     },
   });
   private readonly serverRequests = new LRUCache<string, string>({ max: MAX_OPEN });

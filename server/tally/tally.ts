@@ -69,19 +69,22 @@ export class Tally {
   add(entry: TallyEntry, at: number = this.options.now()): void {
     const { labels } = entry;
     const version = labels.version ?? NO_VERSION;
+    const admittedIntegration = this.integrations.admit(labels.integration);
     let method = this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
     let versionLabel = this.versions.admit(version) ? version : OVERFLOW_LABEL;
-    let integration = this.integrations.admit(labels.integration) ? labels.integration : OVERFLOW_LABEL;
+    let integration = admittedIntegration ? labels.integration : OVERFLOW_LABEL;
+    let folded = method !== labels.method || versionLabel !== version || integration !== labels.integration;
     const minute = bucketStart(at, 'minute');
     let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
     let cell = this.cells.get(key);
     if (cell === undefined && this.cells.size >= this.maxCells) {
       // Closed-vocabulary labels (era, transport, reason, outcome) stay exact: the share depends on them.
       method = versionLabel = integration = OVERFLOW_LABEL;
+      folded = true;
       key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
       cell = this.cells.get(key);
     }
-    if (method === OVERFLOW_LABEL || versionLabel === OVERFLOW_LABEL || integration === OVERFLOW_LABEL) this.overflowed += 1;
+    if (folded) this.overflowed += 1;
     if (cell === undefined) {
       cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0 };
       this.cells.set(key, cell);
@@ -90,7 +93,8 @@ export class Tally {
     if (entry.claimMismatch) cell.mismatchCount += 1;
     this.events += 1;
     this.pending += 1;
-    if (integration !== OVERFLOW_LABEL) this.sight(integration, entry, labels.era === 'legacy', at);
+    // A caller folded only by the cells cap is still a known caller: keep its sighting current.
+    if (admittedIntegration) this.sight(labels.integration, entry, labels.era === 'legacy', at);
   }
 
   /** Hands over everything held and starts afresh. */
@@ -119,6 +123,7 @@ export class Tally {
       });
       return;
     }
+    known.firstSeen = Math.min(known.firstSeen, at);
     known.lastSeen = Math.max(known.lastSeen, at);
     if (legacy) known.lastLegacySeen = Math.max(known.lastLegacySeen ?? at, at);
     if (entry.clientInfo !== undefined) known.clientInfo = entry.clientInfo;

@@ -73,7 +73,7 @@ describe('the mcp-sunset command', () => {
       run.child.kill('SIGINT');
       expect(await run.exited).toBe(0);
     }
-  });
+  }, 60_000);
 
   test.each([
     [['serve', '--upstream', 'ftp://example.test'], /upstream/],

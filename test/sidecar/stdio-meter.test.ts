@@ -1,0 +1,108 @@
+import { describe, expect, test } from 'vitest';
+import type { JsonRpcId } from '../../server/protocol/read-json-rpc.js';
+import type { Observation } from '../../server/sidecar/observation.js';
+import { StdioMeter } from '../../server/sidecar/stdio-meter.js';
+
+const MODERN = '2026-07-28';
+
+function harness() {
+  const recorded: Observation<string>[] = [];
+  const meter = new StdioMeter<string>((observation) => recorded.push(observation));
+  return { meter, recorded };
+}
+
+function counted(recorded: Observation<string>[]) {
+  return recorded.map((o) => [o.message.method, o.message.id, o.message.reason, o.message.version, o.outcome]);
+}
+
+const line = (value: unknown) => JSON.stringify(value);
+const request = (id: JsonRpcId, method: string, params: Record<string, unknown> = {}) => line({ jsonrpc: '2.0', id, method, params });
+const initializeRequest = (requested = '2025-11-25') => request(0, 'initialize', { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+const modernRequest = (id: JsonRpcId) => request(id, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } });
+const result = (id: JsonRpcId, value: Record<string, unknown> = {}) => line({ jsonrpc: '2.0', id, result: value });
+
+describe('StdioMeter', () => {
+  test('records a request when its answer comes back, with the version the handshake negotiated', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(initializeRequest('2025-11-25'), 'c');
+    meter.serverLine(result(0, { protocolVersion: '2025-06-18' }));
+    meter.clientLine(line({ jsonrpc: '2.0', method: 'notifications/initialized' }), 'c');
+    meter.clientLine(request(1, 'tools/list'), 'c');
+    expect(recorded).toHaveLength(2);
+    meter.serverLine(result(1, { tools: [] }));
+    expect(counted(recorded)).toEqual([
+      ['initialize', 0, 'initialize', '2025-06-18', 'served'],
+      ['notifications/initialized', null, 'initialize', '2025-06-18', 'no-response'],
+      ['tools/list', 1, 'stdio-process', '2025-06-18', 'served'],
+    ]);
+  });
+
+  test('a modern line after initialize is still modern, and served-as-legacy without resultType', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(initializeRequest(), 'c');
+    meter.serverLine(result(0, { protocolVersion: '2025-11-25' }));
+    meter.clientLine(modernRequest(2), 'c');
+    meter.clientLine(modernRequest(3), 'c');
+    meter.serverLine(result(2, { resultType: 'complete', tools: [] }));
+    meter.serverLine(result(3, { tools: [] }));
+    expect(counted(recorded).slice(1)).toEqual([
+      ['tools/list', 2, 'modern-meta', MODERN, 'served'],
+      ['tools/list', 3, 'modern-meta', MODERN, 'served-as-legacy'],
+    ]);
+  });
+
+  test('groups a client answer under the server request it answers', () => {
+    const { meter, recorded } = harness();
+    meter.serverLine(request('srv-1', 'roots/list'));
+    meter.clientLine(result('srv-1', { roots: [] }), 'c');
+    expect(counted(recorded)).toEqual([['roots/list', 'srv-1', 'client-response', null, 'no-response']]);
+  });
+
+  test('ignores server lines that are not JSON and answers nobody asked for', () => {
+    const { meter, recorded } = harness();
+    meter.serverLine('server starting...');
+    meter.serverLine(result(99));
+    meter.clientLine('   ', 'c');
+    expect(recorded).toEqual([]);
+  });
+
+  test('settles a batch of answers element by element', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(line([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]), 'c');
+    meter.serverLine(line([{ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'no' } }, { jsonrpc: '2.0', id: 1, result: {} }]));
+    expect(counted(recorded)).toEqual([
+      ['tools/list', 2, 'batch', null, 'method-not-found'],
+      ['ping', 1, 'batch', null, 'served'],
+    ]);
+  });
+
+  test('close records what the process never answered as no-response, once', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(request(1, 'tools/call'), 'c');
+    meter.clientLine(request('a', 'tools/list'), 'c');
+    meter.close();
+    meter.close();
+    meter.serverLine(result(1));
+    expect(counted(recorded).sort()).toEqual([
+      ['tools/call', 1, 'stdio-pre-init', null, 'no-response'],
+      ['tools/list', 'a', 'stdio-pre-init', null, 'no-response'],
+    ]);
+  });
+
+  test('ids are told apart by type: 1 and "1" are different requests', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(request(1, 'ping'), 'number');
+    meter.clientLine(request('1', 'ping'), 'string');
+    meter.serverLine(result('1'));
+    expect(recorded.map((o) => [o.attrs, o.outcome])).toEqual([['string', 'served']]);
+  });
+
+  test('two open requests that reuse one id are both counted', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(request(1, 'tools/call'), 'first');
+    meter.clientLine(request(1, 'tools/call'), 'second');
+    meter.serverLine(result(1));
+    meter.close();
+    expect(recorded.map((o) => o.attrs).sort()).toEqual(['first', 'second']);
+  });
+});

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Store } from '../../server/store/open-database.js';
+import type { TallyCell } from '../../server/tally/tally-cell.js';
+
+/** A real SQLite file in a fresh temporary folder, with the real migrations applied. */
+export interface TempDatabase {
+  folder: string;
+  path: string;
+  store: Store;
+  reopen(): Store;
+  dispose(): void;
+}
+
+export function openTempDatabase(): TempDatabase {
+  const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-store-'));
+  const path = join(folder, 'sunset.db');
+  const temp: TempDatabase = {
+    folder,
+    path,
+    store: openDatabase(path),
+    reopen() {
+      temp.store.close();
+      temp.store = openDatabase(path);
+      return temp.store;
+    },
+    dispose() {
+      temp.store.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+  return temp;
+}
+
+/** A cell of legacy session traffic; override what a test is about. */
+export function trafficCell(overrides: Partial<TallyCell> = {}): TallyCell {
+  return {
+    minute: Date.UTC(2026, 10, 30, 12, 0),
+    node: 'node-1',
+    era: 'legacy',
+    transport: 'streamable-http',
+    reason: 'session-header',
+    version: '2025-06-18',
+    method: 'tools/call',
+    outcome: 'served',
+    integration: 'tok_a',
+    count: 1,
+    mismatchCount: 0,
+    ...overrides,
+  };
+}
