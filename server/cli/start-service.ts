@@ -101,12 +101,20 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const record = (observation: Observation<Caller>) => {
     const { message, outcome, attrs } = observation;
     tally.add({
-      labels: { ...message, outcome, integration: attrs.integration },
+      labels: {
+        era: message.era,
+        transport: message.transport,
+        reason: message.reason,
+        version: message.version,
+        method: message.method,
+        outcome,
+        integration: attrs.integration,
+      },
       integrationSource: attrs.source,
       clientInfo: observation.clientInfo,
       claimMismatch: observation.claimMismatch,
     });
-    metrics.messages.inc({ era: message.era, transport: message.transport, reason: message.reason, outcome });
+    metrics.countMessage(message.era, message.transport, message.reason, outcome);
     if (observation.claimMismatch) metrics.claimMismatches.inc();
   };
   meter = new HttpMeter<Caller>({

@@ -38,14 +38,26 @@ export function createMetrics(gauges: MeteringGauges) {
     const at = gauges.lastFlushAt();
     return at === undefined ? 0 : at / 1000;
   });
+  const messages = new Counter({
+    name: 'mcp_sunset_messages_total',
+    help: 'MCP messages counted, by lifecycle path and outcome.',
+    labelNames: ['era', 'transport', 'reason', 'outcome'] as const,
+    registers: [registry],
+  });
+  // Resolving a labelled child hashes its labels; the combinations are few, so resolve each once.
+  const children = new Map<string, { inc(): void }>();
   return {
     registry,
-    messages: new Counter({
-      name: 'mcp_sunset_messages_total',
-      help: 'MCP messages counted, by lifecycle path and outcome.',
-      labelNames: ['era', 'transport', 'reason', 'outcome'] as const,
-      registers: [registry],
-    }),
+    messages,
+    countMessage(era: string, transport: string, reason: string, outcome: string): void {
+      const key = `${era}|${transport}|${reason}|${outcome}`;
+      let child = children.get(key);
+      if (child === undefined) {
+        child = messages.labels(era, transport, reason, outcome);
+        children.set(key, child);
+      }
+      child.inc();
+    },
     claimMismatches: new Counter({
       name: 'mcp_sunset_claim_mismatches_total',
       help: 'Modern requests whose mirrored headers disagreed with the body.',

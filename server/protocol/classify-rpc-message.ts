@@ -7,7 +7,7 @@
 import type { ClassifiedMessage, HttpSseChannel } from './classified-message.js';
 import type { JsonRpcMessage } from './read-json-rpc.js';
 import { ASSUMED_SESSIONLESS_VERSION, isLegacyVersion, META_PROTOCOL_VERSION } from './versions.js';
-import { NON_RPC_METHOD, type Transport } from './vocabulary.js';
+import { NON_RPC_METHOD, type Reason, type Transport } from './vocabulary.js';
 
 /** What the HTTP exchange around the message tells about its lifecycle path. */
 export interface PostContext {
@@ -40,13 +40,27 @@ export function legacyVersion(ctx: PostContext): string | null {
   return ctx.sessionVersion ?? legacyHeaderVersion(ctx) ?? ASSUMED_SESSIONLESS_VERSION;
 }
 
-function legacyPath(ctx: PostContext): Pick<ClassifiedMessage, 'era' | 'reason' | 'version'> {
-  const version = legacyVersion(ctx);
-  if (ctx.inBatch) return { era: 'legacy', reason: 'batch', version };
-  if (ctx.channel) return { era: 'legacy', reason: 'sse-message', version };
-  if (ctx.sessionId !== undefined) return { era: 'legacy', reason: 'session-header', version };
-  if (legacyHeaderVersion(ctx) !== undefined) return { era: 'legacy', reason: 'legacy-version-header', version };
-  return { era: 'legacy', reason: 'assumed-2025-03-26', version };
+function legacyReason(ctx: PostContext): Reason {
+  if (ctx.inBatch) return 'batch';
+  if (ctx.channel) return 'sse-message';
+  if (ctx.sessionId !== undefined) return 'session-header';
+  return legacyHeaderVersion(ctx) !== undefined ? 'legacy-version-header' : 'assumed-2025-03-26';
+}
+
+/**
+ * Builds a message as one object literal: every classified message has the same shape, and
+ * spreading into a literal with extra keys is a slow path in V8 on this hot path.
+ */
+export function classified(
+  kind: ClassifiedMessage['kind'],
+  method: string,
+  id: ClassifiedMessage['id'],
+  era: ClassifiedMessage['era'],
+  transport: Transport,
+  reason: Reason,
+  version: string | null,
+): ClassifiedMessage {
+  return { kind, method, id, era, transport, reason, version };
 }
 
 /** True when the headers claim the modern era: a non-legacy version, or Mcp-Method without a version. */
@@ -60,40 +74,35 @@ export function classifyRpcMessage(message: JsonRpcMessage, ctx: PostContext): C
   const transport: Transport = ctx.channel ? 'http+sse' : 'streamable-http';
   switch (message.kind) {
     case 'invalid':
-      return { kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport, reason: 'invalid-message', version: null };
-    case 'response':
-      return {
-        kind: 'response',
-        method: ctx.answeredMethod ?? NON_RPC_METHOD.unknownResponse,
-        id: message.id,
-        transport,
-        ...legacyPath(ctx),
-        reason: ctx.inBatch ? 'batch' : 'client-response',
-      };
+      return classified('other', NON_RPC_METHOD.unparsed, null, 'unknown', transport, 'invalid-message', null);
+    case 'response': {
+      const method = ctx.answeredMethod ?? NON_RPC_METHOD.unknownResponse;
+      return classified('response', method, message.id, 'legacy', transport, ctx.inBatch ? 'batch' : 'client-response', legacyVersion(ctx));
+    }
     case 'notification': {
-      const base = { kind: 'notification' as const, method: message.method, id: null, transport };
-      if (message.method === 'notifications/initialized' && !ctx.inBatch) {
-        return { ...base, era: 'legacy', reason: 'initialize', version: legacyVersion(ctx) };
+      const { method } = message;
+      if (method === 'notifications/initialized' && !ctx.inBatch) {
+        return classified('notification', method, null, 'legacy', transport, 'initialize', legacyVersion(ctx));
       }
       const noLegacySign = !ctx.channel && ctx.sessionId === undefined && !ctx.inBatch;
       if (noLegacySign && ctx.headerVersion !== undefined && !isLegacyVersion(ctx.headerVersion)) {
-        return { ...base, era: 'modern', reason: 'modern-notification', version: ctx.headerVersion };
+        return classified('notification', method, null, 'modern', transport, 'modern-notification', ctx.headerVersion);
       }
-      return { ...base, ...legacyPath(ctx) };
+      return classified('notification', method, null, 'legacy', transport, legacyReason(ctx), legacyVersion(ctx));
     }
     case 'request': {
-      const base = { kind: 'request' as const, method: message.method, id: message.id, transport };
-      if (message.method === 'initialize') {
+      const { method, id } = message;
+      if (method === 'initialize') {
         const requested = message.params?.protocolVersion;
         const version = typeof requested === 'string' ? requested : null;
-        return { ...base, era: 'legacy', reason: ctx.inBatch ? 'batch' : 'initialize', version };
+        return classified('request', method, id, 'legacy', transport, ctx.inBatch ? 'batch' : 'initialize', version);
       }
       const modern = modernVersionOf(message.params);
-      if (modern !== undefined) return { ...base, era: 'modern', reason: 'modern-meta', version: modern };
+      if (modern !== undefined) return classified('request', method, id, 'modern', transport, 'modern-meta', modern);
       if (!ctx.channel && ctx.sessionId === undefined && !ctx.inBatch && hasModernHeaderClaim(ctx)) {
-        return { ...base, era: 'modern', reason: 'modern-malformed', version: ctx.headerVersion ?? null };
+        return classified('request', method, id, 'modern', transport, 'modern-malformed', ctx.headerVersion ?? null);
       }
-      return { ...base, ...legacyPath(ctx) };
+      return classified('request', method, id, 'legacy', transport, legacyReason(ctx), legacyVersion(ctx));
     }
   }
 }

@@ -4,7 +4,7 @@
  * still modern: eras are decided per message.
  */
 import type { ClassifiedMessage } from './classified-message.js';
-import { modernVersionOf } from './classify-rpc-message.js';
+import { classified, modernVersionOf } from './classify-rpc-message.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 
@@ -19,38 +19,37 @@ export interface StdioProcessState {
 }
 
 function unknownLine(reason: Reason): ClassifiedMessage {
-  return { kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport: 'stdio', reason, version: null };
+  return classified('other', NON_RPC_METHOD.unparsed, null, 'unknown', 'stdio', reason, null);
 }
 
-function legacyLine(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: boolean): Pick<ClassifiedMessage, 'era' | 'reason' | 'version'> {
-  const reason: Reason = inBatch ? 'batch' : state.initializeSeen ? 'stdio-process' : 'stdio-pre-init';
-  if (rpc.kind === 'request' && rpc.method === 'initialize') {
-    const requested = rpc.params?.protocolVersion;
-    return { era: 'legacy', reason: inBatch ? 'batch' : 'initialize', version: typeof requested === 'string' ? requested : null };
-  }
-  if (rpc.kind === 'notification' && rpc.method === 'notifications/initialized' && !inBatch) {
-    return { era: 'legacy', reason: 'initialize', version: state.negotiatedVersion ?? null };
-  }
-  if (rpc.kind === 'response' && !inBatch) return { era: 'legacy', reason: 'client-response', version: state.negotiatedVersion ?? null };
-  return { era: 'legacy', reason, version: state.negotiatedVersion ?? null };
+function legacyReason(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: boolean): Reason {
+  if (inBatch) return 'batch';
+  if (rpc.kind === 'request' && rpc.method === 'initialize') return 'initialize';
+  if (rpc.kind === 'notification' && rpc.method === 'notifications/initialized') return 'initialize';
+  if (rpc.kind === 'response') return 'client-response';
+  return state.initializeSeen ? 'stdio-process' : 'stdio-pre-init';
 }
 
 function classifyElement(value: unknown, state: StdioProcessState, inBatch: boolean): ClassifiedMessage {
   const rpc = readJsonRpc(value);
+  const negotiated = state.negotiatedVersion ?? null;
   switch (rpc.kind) {
     case 'invalid':
       return unknownLine('invalid-message');
     case 'response': {
       const method = (rpc.id === null ? undefined : state.serverRequestMethod(rpc.id)) ?? NON_RPC_METHOD.unknownResponse;
-      return { kind: 'response', method, id: rpc.id, transport: 'stdio', ...legacyLine(rpc, state, inBatch) };
+      return classified('response', method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
     }
     case 'notification':
-      return { kind: 'notification', method: rpc.method, id: null, transport: 'stdio', ...legacyLine(rpc, state, inBatch) };
+      return classified('notification', rpc.method, null, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
     case 'request': {
-      const base = { kind: 'request' as const, method: rpc.method, id: rpc.id, transport: 'stdio' as const };
-      const modern = rpc.method === 'initialize' ? undefined : modernVersionOf(rpc.params);
-      if (modern !== undefined) return { ...base, era: 'modern', reason: 'modern-meta', version: modern };
-      return { ...base, ...legacyLine(rpc, state, inBatch) };
+      if (rpc.method === 'initialize') {
+        const requested = rpc.params?.protocolVersion;
+        return classified('request', rpc.method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), typeof requested === 'string' ? requested : null);
+      }
+      const modern = modernVersionOf(rpc.params);
+      if (modern !== undefined) return classified('request', rpc.method, rpc.id, 'modern', 'stdio', 'modern-meta', modern);
+      return classified('request', rpc.method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
     }
   }
 }

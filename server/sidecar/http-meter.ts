@@ -142,7 +142,8 @@ export class HttpMeter<A> {
   private channelOf(path: string): HttpSseChannel | undefined {
     const channel = this.channels.get(path);
     if (channel !== undefined) return { key: path, version: channel.version };
-    const pathname = path.split('?')[0] ?? path;
+    const query = path.indexOf('?');
+    const pathname = query < 0 ? path : path.slice(0, query);
     return this.messagePaths.has(pathname) ? { key: undefined, version: undefined } : undefined;
   }
 

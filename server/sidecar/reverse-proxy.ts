@@ -3,11 +3,11 @@ import https from 'node:https';
 import { createBodyObserver } from './body-observer.js';
 import { EndpointRewriter } from './endpoint-rewriter.js';
 import { forwardHeaders } from './forward-headers.js';
-import type { HttpExchange } from './http-exchange.js';
+import { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import { ANONYMOUS, type Caller } from './identify-caller.js';
 import { toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
-import { readCappedBody } from './read-capped-body.js';
+import { readCappedBody, type CappedBody } from './read-capped-body.js';
 
 export interface ReverseProxyOptions {
   upstream: URL;
@@ -41,34 +41,22 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const upstreamPrefix = upstream.pathname.replace(/\/+$/, '');
   const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
 
-  function safely<T>(where: string, run: () => T): T | undefined {
+  function begin(req: IncomingMessage, body: CappedBody | undefined): GuardedExchange<Caller> {
+    let where = 'identify';
     try {
-      return run();
+      const caller = options.identify(req.headers);
+      where = 'classify';
+      const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
+      const facts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
+      return new GuardedExchange(options.meter.begin(facts, caller), options.onInternalError);
     } catch (error) {
       options.onInternalError(error, where);
-      return undefined;
+      return new GuardedExchange<Caller>(undefined, options.onInternalError);
     }
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readCappedBody(req, options.maxBodyBytes) : undefined;
-    const caller = safely('identify', () => options.identify(req.headers)) ?? ANONYMOUS;
-    const exchange = safely('classify', () =>
-      options.meter.begin(
-        {
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-          body: body?.complete ? Buffer.concat(body.chunks).toString('utf8') : undefined,
-          bodyTooLarge: body !== undefined && !body.complete,
-        },
-        caller,
-      ),
-    );
-    const meter = (where: string, run: (e: HttpExchange<Caller>) => void) => {
-      if (exchange !== undefined) safely(where, () => run(exchange));
-    };
-
+  function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
+    const exchange = begin(req, body);
     const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
     const upstreamReq = (secure ? https : http).request({
       protocol: upstream.protocol,
@@ -86,30 +74,26 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     res.on('close', () => {
       if (res.writableFinished) return;
       upstreamReq.destroy();
-      meter('client-closed', (e) => e.clientClosed());
+      exchange.clientClosed();
     });
 
     upstreamReq.on('error', (error) => {
-      if (answered) {
-        res.destroy();
-        meter('upstream-failed', (e) => e.upstreamFailed());
-        return;
-      }
+      exchange.upstreamFailed();
+      if (answered) return void res.destroy();
       answered = true;
-      meter('upstream-failed', (e) => e.upstreamFailed());
       if (!res.headersSent && !res.destroyed) sendUnreachable(res, upstream, error, exchange);
     });
 
     upstreamReq.on('response', (upRes) => {
       answered = true;
       try {
-        relay(req, upRes, res, upstreamPath, exchange, meter);
+        relay(req, upRes, res, upstreamPath, exchange);
       } catch (error) {
         // Node refused to pass on what the upstream sent (an invalid header, say).
         options.onInternalError(error, 'relay');
         upRes.destroy();
         res.destroy();
-        meter('upstream-failed', (e) => e.upstreamFailed());
+        exchange.upstreamFailed();
       }
     });
 
@@ -125,26 +109,19 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     }
   }
 
-  function relay(
-    req: IncomingMessage,
-    upRes: IncomingMessage,
-    res: ServerResponse,
-    upstreamPath: string,
-    exchange: HttpExchange<Caller> | undefined,
-    meter: (where: string, run: (e: HttpExchange<Caller>) => void) => void,
-  ): void {
+  function relay(req: IncomingMessage, upRes: IncomingMessage, res: ServerResponse, upstreamPath: string, exchange: GuardedExchange<Caller>): void {
     const status = upRes.statusCode ?? 502;
-    meter('response-head', (e) => e.responseHead(status, upRes.headers));
+    exchange.responseHead(status, upRes.headers);
     const eventStream = (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
     const rewriter = eventStream && req.method === 'GET'
       ? new EndpointRewriter((data) => toPublicEndpoint(data, new URL(upstreamPath, upstream), mapping))
       : undefined;
     // A rewritten first event may change length; SSE answers are chunked anyway.
     res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined));
-    if (eventStream) res.flushHeaders();
-    const observer = exchange === undefined
-      ? undefined
-      : createBodyObserver(upRes.headers['content-encoding'], (text) => meter('response-chunk', (e) => e.responseChunk(text)));
+    // An event stream may stay silent for a long time: the client must see its headers now. If
+    // the first event came in the same read, it already carried them and no extra write is made.
+    if (eventStream) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+    const observer = exchange.active ? createBodyObserver(upRes.headers['content-encoding'], (text) => exchange.responseChunk(text)) : undefined;
 
     const send = (chunk: Buffer) => {
       if (chunk.length === 0) return;
@@ -152,9 +129,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         upRes.pause();
         res.once('drain', () => upRes.resume());
       }
-      if (observer !== undefined) safely('observe', () => observer.write(chunk));
+      observer?.write(chunk);
     };
-    upRes.on('data', (chunk: Buffer) => send(rewriter ? rewriter.push(chunk) : chunk));
+    upRes.on('data', rewriter ? (chunk: Buffer) => send(rewriter.push(chunk)) : send);
     upRes.on('end', () => {
       if (rewriter) send(rewriter.flush());
       if (observer === undefined) return void res.end();
@@ -164,7 +141,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const finish = () => {
         if (ended) return;
         ended = true;
-        meter('response-end', (e) => e.responseEnd());
+        exchange.responseEnd();
         res.end();
       };
       try {
@@ -174,22 +151,29 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         finish();
       }
     });
-    upRes.on('aborted', () => {
+    const failed = () => {
       res.destroy();
-      meter('upstream-failed', (e) => e.upstreamFailed());
-    });
-    upRes.on('error', () => {
-      res.destroy();
-      meter('upstream-failed', (e) => e.upstreamFailed());
-    });
+      exchange.upstreamFailed();
+    };
+    upRes.on('aborted', failed);
+    upRes.on('error', failed);
   }
 
   return {
     handle(req, res) {
-      forward(req, res).catch((error: unknown) => {
-        // Only a client that vanished mid-body gets here; there is nobody left to answer.
-        options.onInternalError(error, 'forward');
-        if (!res.headersSent) res.destroy();
+      const guarded = (body: CappedBody | undefined) => {
+        try {
+          forward(req, res, body);
+        } catch (error) {
+          options.onInternalError(error, 'forward');
+          if (!res.headersSent) res.writeHead(502).end();
+        }
+      };
+      if (req.method !== 'POST') return guarded(undefined);
+      readCappedBody(req, options.maxBodyBytes, (error, body) => {
+        // A client that vanished mid-body: there is nobody left to answer, and nothing was sent on.
+        if (error !== undefined) return void res.destroy();
+        guarded(body);
       });
     },
     close() {
@@ -207,8 +191,8 @@ function armConnectTimeout(request: http.ClientRequest, timeoutMs: number): void
   });
 }
 
-function sendUnreachable(res: ServerResponse, upstream: URL, error: Error & { code?: string }, exchange: HttpExchange<Caller> | undefined): void {
-  const requests = exchange?.classification.messages.filter((m) => m.kind === 'request') ?? [];
+function sendUnreachable(res: ServerResponse, upstream: URL, error: Error & { code?: string }, exchange: GuardedExchange<Caller>): void {
+  const requests = exchange.classification?.messages.filter((m) => m.kind === 'request') ?? [];
   const id = requests.length === 1 ? requests[0]!.id : null;
   const body = JSON.stringify({
     jsonrpc: '2.0',

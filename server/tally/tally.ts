@@ -130,6 +130,6 @@ export class Tally {
   }
 }
 
-function cellKey(minute: number, ...labels: string[]): string {
-  return `${minute}\u0000${labels.join('\u0000')}`;
+function cellKey(minute: number, era: string, transport: string, reason: string, version: string, method: string, outcome: string, integration: string): string {
+  return `${minute}\u0000${era}\u0000${transport}\u0000${reason}\u0000${version}\u0000${method}\u0000${outcome}\u0000${integration}`;
 }
