@@ -1,0 +1,27 @@
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// Set by run-compiled.ts: from the compiled copy, import.meta.url no longer points into bench/.
+export const RESULTS_FILE = process.env.BENCH_RESULTS_FILE ?? fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+const HEADER = [
+  '# Benchmark results',
+  '',
+  'Targets: sidecar ≥ 0.95× the bare proxy\'s throughput; ≤ 0.5 ms p99 added over direct at the fixed',
+  'moderate rate. Sections are appended, newest last, by:',
+  '',
+  '- `npm run bench` (bench/run.ts, about 4 minutes): direct vs bare proxy vs sidecar, JSON and SSE,',
+  '  max throughput and fixed rate, plus classifier and metering micro-benchmarks.',
+  '- `npx tsx bench/breakdown.ts` (about 2.5 minutes): the sidecar\'s CPU per request split by layer.',
+  '',
+  '`BENCH_CPU_PROFILE=1 BENCH_ROUNDS=1 npm run bench` profiles both proxies and prints their hot spots',
+  '(not recorded). Shorter smoke runs: `BENCH_ROUNDS`, `BENCH_CLOSED_SECONDS`, `BENCH_OPEN_SECONDS`, … (see',
+  'bench/bench-settings.ts); they are not recorded unless `BENCH_RECORD=1`.',
+  '',
+].join('\n');
+
+/** Appends one dated section, creating the file with its header the first time. */
+export function appendResults(section: string): void {
+  if (!existsSync(RESULTS_FILE)) writeFileSync(RESULTS_FILE, HEADER);
+  appendFileSync(RESULTS_FILE, `\n${section}`);
+}

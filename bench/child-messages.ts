@@ -1,0 +1,18 @@
+/** The IPC vocabulary between the bench drivers and their server children. */
+
+/**
+ * `proxy-unmetered` and `proxy-unrecorded` are the sidecar's reverse proxy with parts of the
+ * metering taken away; bench/breakdown.ts uses them to split the sidecar's cost.
+ */
+export type ServerKind = 'upstream' | 'bare' | 'sidecar' | 'proxy-unmetered' | 'proxy-unrecorded';
+
+export type ChildRequest = { type: 'stats' } | { type: 'stop' };
+
+export interface ChildStats {
+  /** User + system CPU time the child has used so far, in microseconds. */
+  cpuMicros: number;
+  /** The sidecar's metering health; empty for the other servers. */
+  health: Record<string, unknown>;
+}
+
+export type ChildReply = { type: 'ready'; url: string } | ({ type: 'stats' } & ChildStats);

@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import { loadConfig } from '../server/config/load-config.js';
+import type { HttpRequestFacts } from '../server/protocol/classify-http-request.js';
+import type { HttpExchange } from '../server/sidecar/http-exchange.js';
+import { HttpMeter } from '../server/sidecar/http-meter.js';
+import { ANONYMOUS, createCallerIdentifier, type Caller } from '../server/sidecar/identify-caller.js';
+import { createReverseProxy } from '../server/sidecar/reverse-proxy.js';
+
+export type ProxyVariant = 'unmetered' | 'unrecorded';
+
+// Thrown, not constructed, per request: capturing a stack each time would bill the variant for it.
+const METERING_OFF = new Error('metering off');
+
+/** A meter that refuses every exchange; the proxy then forwards unmetered, as it does after a metering fault. */
+class OffMeter extends HttpMeter<Caller> {
+  override begin(_facts: HttpRequestFacts, _attrs: Caller): HttpExchange<Caller> {
+    throw METERING_OFF;
+  }
+}
+
+/**
+ * The sidecar's own reverse proxy, wired as `startService` wires it but with less behind it:
+ * `unrecorded` classifies and follows every exchange but drops the observations (no tally, no
+ * metrics, no store); `unmetered` skips caller identification and metering altogether (one
+ * cheap throw/catch per request remains). The steps between these and the full sidecar show
+ * what each layer costs.
+ */
+export function createProxyVariant(upstream: URL, variant: ProxyVariant): Server {
+  const config = loadConfig({ flags: { node: 'bench' } });
+  const options = { record: () => undefined, maxAnswerBytes: config.maxAnswerBytes, httpSseMessagePaths: config.httpSseMessagePaths };
+  const proxy = createReverseProxy({
+    upstream,
+    maxBodyBytes: config.maxBodyBytes,
+    connectTimeoutMs: config.upstreamConnectTimeoutMs,
+    meter: variant === 'unmetered' ? new OffMeter(options) : new HttpMeter<Caller>(options),
+    identify: variant === 'unmetered' ? () => ANONYMOUS : createCallerIdentifier('bench-install-secret'),
+    onInternalError: () => undefined,
+  });
+  const server = createServer({ requestTimeout: 0 }, (req, res) => proxy.handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  server.on('close', () => proxy.close());
+  return server;
+}

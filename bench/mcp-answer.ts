@@ -1,0 +1,14 @@
+/** What the bench upstream answers: the smallest realistic result, as JSON or as an SSE stream. */
+
+export function resultMessage(id: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }], resultType: 'complete' } });
+}
+
+export function progressMessage(id: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1, total: 2 } });
+}
+
+/** The two SSE events of a streamed answer, sent as separate writes the way a server emits them. */
+export function sseAnswerEvents(id: unknown): [progress: string, result: string] {
+  return [`event: message\ndata: ${progressMessage(id)}\n\n`, `event: message\ndata: ${resultMessage(id)}\n\n`];
+}

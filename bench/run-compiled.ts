@@ -1,0 +1,38 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TSCONFIG = fileURLToPath(new URL('./tsconfig.compiled.json', import.meta.url));
+const OUT_DIR = fileURLToPath(new URL('../node_modules/.cache/mcp-sunset-bench/', import.meta.url));
+const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/**
+ * Compiles server/ and bench/ with tsc and runs `bench/<name>.js` from the output in plain Node.
+ * Production runs tsc output; tsx's esbuild transform keeps function names by wrapping every
+ * closure in a `__name()` call (an Object.defineProperty per closure created), which would bill
+ * the sidecar — and the micro-benchmarks — for code that never ships.
+ */
+export async function runCompiled(name: string): Promise<void> {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  process.stderr.write('compiling server/ and bench/ with tsc…\n');
+  const build = spawnSync(process.execPath, [tsc, '-p', TSCONFIG], { stdio: 'inherit' });
+  // Type errors elsewhere (work in progress) still emit; only a failure to emit at all stops us.
+  if (build.status !== 0) process.stderr.write(`tsc exited ${build.status}; running what it emitted\n`);
+  // The output sits under node_modules/, where Node stops looking for the project's "type": "module".
+  writeFileSync(join(OUT_DIR, 'package.json'), '{ "type": "module", "private": true }\n');
+  // The store looks for migrations a few folders up from itself, as in the published layout.
+  const link = join(OUT_DIR, 'migrations');
+  if (!existsSync(link)) {
+    rmSync(link, { force: true }); // a dangling link from a moved checkout
+    symlinkSync(MIGRATIONS, link, 'dir');
+  }
+  const child = spawn(process.execPath, [join(OUT_DIR, 'bench', `${name}.js`)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_RESULTS_FILE: RESULTS_FILE },
+  });
+  const code = await new Promise<number>((resolve) => child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+  process.exitCode = code;
+}

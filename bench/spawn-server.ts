@@ -1,0 +1,67 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ChildReply, ChildStats, ServerKind } from './child-messages.js';
+
+export interface ServerChild {
+  kind: ServerKind;
+  url: URL;
+  pid: number;
+  /** CPU used so far and, for the sidecar, its metering health. */
+  stats(): Promise<ChildStats>;
+  /** Asks the child to stop cleanly and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  upstream?: URL;
+  /** When set, the child runs under `--cpu-prof` and writes its profile here on exit. */
+  cpuProfileDir?: string;
+}
+
+// Compiled (the normal case, see run-compiled.ts) the children run as plain JS; from source, through tsx.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = fileURLToPath(new URL(FROM_SOURCE ? './serve-child.ts' : './serve-child.js', import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+
+function nextReply<T extends ChildReply['type']>(child: ChildProcess, type: T): Promise<Extract<ChildReply, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`child ${child.pid} sent no ${type} in time`)), START_TIMEOUT_MS);
+    const onExit = (code: number | null) => reject(new Error(`child ${child.pid} exited (${code}) before ${type}`));
+    const onMessage = (reply: ChildReply) => {
+      if (reply.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(reply as Extract<ChildReply, { type: T }>);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Starts one server in its own Node process (TypeScript through tsx) and waits until it listens. */
+export async function spawnServer(kind: ServerKind, options: SpawnOptions = {}): Promise<ServerChild> {
+  const profile = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+  const child = fork(ENTRY, options.upstream === undefined ? [kind] : [kind, options.upstream.href], {
+    execArgv: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), ...profile],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await nextReply(child, 'ready');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    kind,
+    url: new URL(ready.url),
+    pid: child.pid!,
+    async stats() {
+      const reply = nextReply(child, 'stats');
+      child.send({ type: 'stats' });
+      const { cpuMicros, health } = await reply;
+      return { cpuMicros, health };
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ type: 'stop' });
+      await exited;
+    },
+  };
+}
