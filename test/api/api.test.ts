@@ -1,27 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
+import { trafficCell } from '../store/temp-database.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 20, 10, 0, 0);
 
+/** Modern traffic at T0 unless a row says otherwise. */
 function cell(overrides: Partial<TallyCell>): TallyCell {
-  return {
-    minute: T0,
-    node: 'n1',
-    era: 'modern',
-    transport: 'streamable-http',
-    reason: 'modern-meta',
-    version: '2026-07-28',
-    method: 'tools/call',
-    outcome: 'served',
-    integration: 'tok_a',
-    count: 1,
-    mismatchCount: 0,
-    ...overrides,
-  };
+  return trafficCell({ minute: T0, node: 'n1', era: 'modern', reason: 'modern-meta', version: '2026-07-28', ...overrides });
 }
 
 describe('the HTTP API', () => {
