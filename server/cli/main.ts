@@ -2,10 +2,12 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { ConfigInput } from '../config/config-schema.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { openDatabase } from '../store/open-database.js';
 import { buildReport, formatReport } from './commands/build-report.js';
 import { runServe } from './commands/serve.js';
+import { runWrap } from './commands/wrap.js';
 import { readConfigFile } from './read-config-file.js';
 
 function integer(value: string): number {
@@ -14,13 +16,13 @@ function integer(value: string): number {
   return parsed;
 }
 
-function configFrom(flags: Record<string, unknown>) {
+function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
   const { config: file, ...rest } = flags;
   return loadConfig({
     file: readConfigFile(file as string | undefined),
     env: process.env,
     flags: rest,
-    defaults: { node: hostname() },
+    defaults: { node: hostname(), ...defaults },
   });
 }
 
@@ -50,6 +52,21 @@ serveOptions(program.command('serve').description('proxy an MCP server and count
 
 serveOptions(program.command('demo').description('run a bundled dual-era MCP server behind the sidecar with real SDK clients of both eras'))
   .action(async (flags: Record<string, unknown>) => runServe(configFrom({ ...flags, upstream: undefined }), { demo: true }));
+
+program
+  .command('wrap')
+  .description('run a stdio MCP server with the sidecar in between: mcp-sunset wrap [options] -- <command> [args…]')
+  .argument('<command...>', 'the server command line, after --')
+  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--node <name>', 'this sidecar\'s name in the fleet (default: host name)')
+  .option('--caller <name>', 'who launches this server, counted as integration stdio:<name>')
+  .option('--log-level <level>', 'log level on stderr (default warn: stdout is the MCP channel)')
+  .option('--config <file>', 'JSON config file')
+  .action(async (command: string[], flags: Record<string, unknown>) => {
+    const { caller, ...rest } = flags;
+    const config = configFrom(rest, { logLevel: 'warn' });
+    await runWrap(config, command, { caller: caller as string | undefined });
+  });
 
 program
   .command('report')

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 export interface Caller {
   /** The integration key: a credential fingerprint, never the credential. */
   integration: string;
-  source: 'bearer-fingerprint' | 'anonymous';
+  source: 'bearer-fingerprint' | 'configured-name' | 'anonymous';
 }
 
 export const ANONYMOUS: Caller = { integration: 'anonymous', source: 'anonymous' };

@@ -1,0 +1,38 @@
+import type { Config } from '../../config/config-schema.js';
+import { createLogger } from '../../lib/create-logger.js';
+import type { Caller } from '../../sidecar/identify-caller.js';
+import { ANONYMOUS } from '../../sidecar/identify-caller.js';
+import { StdioMeter } from '../../sidecar/stdio-meter.js';
+import { wrapStdio } from '../../sidecar/wrap-stdio.js';
+import { createMetering } from '../create-metering.js';
+
+/** The configured name of whoever launches this server; stdio has no credential to fingerprint. */
+function callerNamed(name: string | undefined): Caller {
+  return name === undefined ? ANONYMOUS : { integration: `stdio:${name}`, source: 'configured-name' };
+}
+
+/**
+ * Runs a stdio MCP server behind the sidecar: the client launches `mcp-sunset wrap -- <server…>`
+ * instead of the server. Counts go to the same database as the HTTP sidecar's. Exits with the
+ * server's exit code once the last counts are flushed.
+ */
+export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
+  const logger = createLogger(config.logLevel);
+  const metering = createMetering(config, logger, Date.now, { pendingAnswers: () => 0, sessions: () => 0 });
+  const meter = new StdioMeter(metering.record);
+  metering.flusher.start();
+  const [program, ...args] = command;
+  const wrapped = wrapStdio({
+    command: program!,
+    args,
+    meter,
+    caller: callerNamed(options.caller),
+    maxLineBytes: config.maxBodyBytes,
+    onInternalError: (error, where) => logger.error({ err: error, where }, 'metering error; the server keeps running unmetered'),
+  });
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => wrapped.kill(signal));
+  const code = await wrapped.exited;
+  metering.flusher.stop();
+  metering.store?.close();
+  process.exit(code);
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { listTraffic } from '../../server/store/list-traffic.js';
+import { openDatabase } from '../../server/store/open-database.js';
+import { textOf } from '../peers/clients.js';
+import { PROJECT_ROOT } from '../support/spawn-cli.js';
+
+const TSX = ['--import', 'tsx'];
+const CLI = join(PROJECT_ROOT, 'server', 'cli', 'main.ts');
+
+/** The command a client runs instead of the server: the sidecar's wrap around it. */
+function wrapped(db: string, caller: string, server: string, ...serverArgs: string[]) {
+  return {
+    command: process.execPath,
+    args: [...TSX, CLI, 'wrap', '--db', db, '--caller', caller, '--', process.execPath, ...TSX, join(PROJECT_ROOT, 'test', 'peers', server), ...serverArgs],
+    cwd: PROJECT_ROOT,
+  };
+}
+
+function totals(db: string, groupBy: 'era' | 'method' | 'version' | 'outcome' | 'integration' | 'reason', filters: Record<string, string> = {}) {
+  const store = openDatabase(db);
+  try {
+    return listTraffic(store.db, { from: Date.now() - 3_600_000, to: Date.now() + 60_000, bucket: 'hour', groupBy, filters }).totals;
+  } finally {
+    store.close();
+  }
+}
+
+describe('mcp-sunset wrap: a stdio server with the sidecar in between', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-wrap-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a v1 client and v1 server talk through it, and the legacy session is counted message by message', async () => {
+    const db = join(dir, 'v1.db');
+    const client = new V1Client({ name: 'wrap-test', version: '1' });
+    await client.connect(new V1StdioTransport(wrapped(db, 'desktop-app', 'v1-stdio-server.ts')));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toBe('3');
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
+    await client.close();
+    await expect.poll(() => totals(db, 'method'), { timeout: 10_000 }).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/list': 1, 'tools/call': 2 });
+    expect(totals(db, 'era')).toEqual({ legacy: 5 });
+    expect(totals(db, 'version')).toEqual({ '2025-11-25': 5 });
+    // stdio has no acknowledgement for notifications: the initialized notification has no outcome.
+    expect(totals(db, 'outcome')).toEqual({ served: 4, 'no-response': 1 });
+    expect(totals(db, 'reason')).toEqual({ initialize: 2, 'stdio-process': 3 });
+    expect(totals(db, 'integration')).toEqual({ 'stdio:desktop-app': 5 });
+  });
+
+  test('a pinned v2 client and a modern-only v2 server: the probe process and the session are both counted as modern', async () => {
+    const db = join(dir, 'v2.db');
+    const client = new V2Client({ name: 'wrap-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new V2StdioTransport(wrapped(db, 'agent', 'v2-stdio-server.ts', 'modern')));
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
+    await client.close();
+    // The v2 client probes with server/discover on a short-lived sibling process, then opens the session.
+    await expect.poll(() => totals(db, 'method'), { timeout: 10_000 }).toEqual({ 'server/discover': 1, 'tools/call': 1 });
+    expect(totals(db, 'era')).toEqual({ modern: 2 });
+    expect(totals(db, 'outcome')).toEqual({ served: 2 });
+    expect(totals(db, 'version')).toEqual({ '2026-07-28': 2 });
+  });
+
+  test('a v1 client against a modern-only server is refused and counted as legacy unsupported-version', async () => {
+    const db = join(dir, 'refused.db');
+    const client = new V1Client({ name: 'wrap-test', version: '1' });
+    await expect(client.connect(new V1StdioTransport(wrapped(db, 'old-app', 'v2-stdio-server.ts', 'modern')))).rejects.toThrow(/-32022/);
+    await client.close();
+    await expect.poll(() => totals(db, 'outcome'), { timeout: 10_000 }).toEqual({ 'unsupported-version': 1 });
+    expect(totals(db, 'era')).toEqual({ legacy: 1 });
+  });
+});
