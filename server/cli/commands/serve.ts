@@ -5,6 +5,21 @@ import { startDemoTraffic } from '../../demo/demo-traffic.js';
 import { createLogger } from '../../lib/create-logger.js';
 import { startService } from '../start-service.js';
 
+const DEMO_STOP_MS = 3_000;
+
+/** Waits for `work` at most `ms`; answers whether it finished. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How this CLI was started, so the hints it prints can be pasted back into the same shell. */
 function selfCommand(): string {
   const script = process.argv[1] ?? '';
@@ -41,9 +56,11 @@ export async function runServe(config: Readonly<Config>, options: { demo: boolea
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: flushing counts');
-    await traffic?.stop();
+    // Demo clients mid-request must not hold up the flush that matters.
+    if (traffic !== undefined && !(await settlesWithin(traffic.stop(), DEMO_STOP_MS))) logger.warn('demo traffic did not stop in time; leaving it');
     await service.stop();
-    await demoServer?.close();
+    logger.debug('service stopped');
+    if (demoServer !== undefined && !(await settlesWithin(demoServer.close(), DEMO_STOP_MS))) logger.warn('demo server did not close in time');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
