@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runV1HttpSession } from '../peers/clients.js';
+import { readFileSync } from 'node:fs';
+import { CLIENT_INFO, runV1HttpSession } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
@@ -33,6 +34,19 @@ describe('SDK v1 client and server on Streamable HTTP with sessions, through the
     expect(await trafficTotals(service, 'version')).toEqual({ '2025-11-25': 7 });
     expect(await trafficTotals(service, 'reason')).toEqual({ initialize: 2, 'get-stream': 1, 'session-header': 3, 'delete-session': 1 });
     expect(await trafficTotals(service, 'outcome')).toEqual({ served: 6, accepted: 1 });
+  });
+
+  test('the caller is the bearer token\'s fingerprint; clientInfo is kept beside it as a hint; the token is never stored', async () => {
+    const token = 'very-secret-token-6f1c2d';
+    await runV1HttpSession(new URL('/mcp', service.sidecarUrl), { token });
+    const integrations = Object.keys(await trafficTotals(service, 'integration'));
+    const fingerprint = integrations.find((key) => key.startsWith('tok_'));
+    expect(fingerprint).toMatch(/^tok_[0-9a-f]{16}$/);
+    const row = service.store!.sqlite.prepare('select * from integrations where key = ?').get(fingerprint) as Record<string, unknown>;
+    expect(row).toMatchObject({ source: 'bearer-fingerprint', client_info_name: CLIENT_INFO.name, client_info_version: CLIENT_INFO.version });
+    expect(row.last_legacy_seen).toBeTypeOf('number');
+    service.store!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(service.dbPath).includes(token)).toBe(false);
   });
 
   test('the session ends with the DELETE: a later request on it is counted as session-gone', async () => {

@@ -18,7 +18,7 @@ type SessionClient = {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
 };
 
-const CLIENT_INFO = { name: 'mcp-sunset-test-peer', version: '1.0.0' };
+export const CLIENT_INFO = { name: 'mcp-sunset-test-peer', version: '1.0.0' };
 
 // Both SDKs copy requestInit.headers onto every request they make: POSTs, the GET stream and the DELETE.
 function requestInitFor(token: string | undefined): { requestInit?: RequestInit } {

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import { HttpExchange } from '../../server/sidecar/http-exchange.js';
+import { HttpMeter } from '../../server/sidecar/http-meter.js';
+import { ANONYMOUS, type Caller } from '../../server/sidecar/identify-caller.js';
+import { createReverseProxy } from '../../server/sidecar/reverse-proxy.js';
+import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
+
+const BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}';
+const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}';
+
+/** A meter whose exchanges break at one step, as a bug in metering would. */
+class BrokenMeter extends HttpMeter<Caller> {
+  constructor(private readonly breakAt: 'begin' | 'responseHead' | 'responseChunk' | 'responseEnd') {
+    super({ record: () => undefined });
+  }
+  override begin(facts: HttpRequestFacts, attrs: Caller): HttpExchange<Caller> {
+    if (this.breakAt === 'begin') throw new Error('broken begin');
+    const exchange = super.begin(facts, attrs);
+    const step = this.breakAt;
+    exchange[step] = () => {
+      throw new Error(`broken ${step}`);
+    };
+    return exchange;
+  }
+}
+
+describe('the reverse proxy when metering itself fails', () => {
+  let upstream: RawUpstream | undefined;
+  let proxyServer: Server | undefined;
+  afterEach(async () => {
+    proxyServer?.closeAllConnections();
+    await new Promise((resolve) => (proxyServer ? proxyServer.close(resolve) : resolve(undefined)));
+    await upstream?.close();
+  });
+
+  test.each(['begin', 'responseHead', 'responseChunk', 'responseEnd'] as const)('a failure in %s is reported once and the request still gets its answer', async (breakAt) => {
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
+    const errors: string[] = [];
+    const proxy = createReverseProxy({
+      upstream: new URL(upstream.origin),
+      maxBodyBytes: 1024,
+      connectTimeoutMs: 1000,
+      meter: new BrokenMeter(breakAt),
+      identify: () => ANONYMOUS,
+      onInternalError: (error) => errors.push((error as Error).message),
+    });
+    proxyServer = createServer((req, res) => proxy.handle(req, res));
+    await new Promise<void>((resolve) => proxyServer!.listen(0, '127.0.0.1', resolve));
+    const { port } = proxyServer.address() as AddressInfo;
+    for (let i = 0; i < 2; i += 1) {
+      const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(ANSWER);
+    }
+    expect(upstream.received.map((r) => r.body.toString())).toEqual([BODY, BODY]);
+    expect(errors).toEqual([`broken ${breakAt}`, `broken ${breakAt}`]);
+  });
+});
