@@ -113,7 +113,7 @@ export function runMicroBenchmarks(): MicroResult[] {
     measure('identify caller (HMAC-SHA256 of bearer token)', () => identify(MODERN.headers).integration.length),
     measure('Tally.add (one settled message)', () => {
       tally.add({
-        labels: { method: 'tools/call', era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', outcome: 'served', integration: CALLER.integration },
+        labels: { method: 'tools/call', kind: 'request', era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', outcome: 'served', integration: CALLER.integration },
         integrationSource: CALLER.source,
         clientInfo: { name: 'bench', version: '1' },
         claimMismatch: false,

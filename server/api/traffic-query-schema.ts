@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUCKETS, BUCKET_MS } from '../lib/time-bucket.js';
-import { ERAS, OUTCOMES, REASONS, TRANSPORTS } from '../protocol/vocabulary.js';
+import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../protocol/vocabulary.js';
 import { TRAFFIC_DIMENSIONS, type TrafficQuery } from '../store/list-traffic.js';
 
 /** How far back `from` defaults to, per bucket: enough to read, small enough to draw. */
@@ -21,6 +21,7 @@ export function trafficQuerySchema(now: number) {
       era: z.enum(ERAS).optional(),
       transport: z.enum(TRANSPORTS).optional(),
       reason: z.enum(REASONS).optional(),
+      kind: z.enum(MESSAGE_KINDS).optional(),
       outcome: z.enum(OUTCOMES).optional(),
       version: label.optional(),
       method: label.optional(),

@@ -92,6 +92,7 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
           reason: message.reason,
           version: message.version,
           method: message.method,
+          kind: message.kind,
           outcome,
           integration: attrs.integration,
         },

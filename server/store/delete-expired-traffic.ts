@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { trafficHourTable, trafficMinuteTable } from './schema.js';
+import { trafficHourTable, trafficMinuteTable } from './schema/index.js';
 
 export interface TrafficRetention {
   minuteDays: number;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { settingsTable } from './schema.js';
+import { settingsTable } from './schema/index.js';
 
 const KEY = 'install-secret';
 

@@ -1,9 +1,9 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { BUCKET_MS, bucketStart, type Bucket } from '../lib/time-bucket.js';
 import type { Db } from './open-database.js';
-import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema.js';
+import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
-export const TRAFFIC_DIMENSIONS = ['era', 'transport', 'reason', 'version', 'method', 'outcome', 'integration', 'node'] as const;
+export const TRAFFIC_DIMENSIONS = ['era', 'transport', 'reason', 'version', 'method', 'kind', 'outcome', 'integration', 'node'] as const;
 export type TrafficDimension = (typeof TRAFFIC_DIMENSIONS)[number];
 
 export interface TrafficQuery {

@@ -4,7 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as schema from './schema.js';
+import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 

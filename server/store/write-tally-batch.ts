@@ -3,7 +3,7 @@ import type { Bucket } from '../lib/time-bucket.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import type { TallyBatch } from '../tally/tally-cell.js';
 import type { Db } from './open-database.js';
-import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema.js';
+import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
 const P = (name: string) => sql.placeholder(name);
 
@@ -18,13 +18,14 @@ function prepareTrafficUpsert(db: Db, table: TrafficTable) {
       reason: P('reason'),
       version: P('version'),
       method: P('method'),
+      kind: P('kind'),
       outcome: P('outcome'),
       integration: P('integration'),
       count: P('count'),
       mismatchCount: P('mismatchCount'),
     })
     .onConflictDoUpdate({
-      target: [table.bucketStart, table.node, table.era, table.transport, table.reason, table.version, table.method, table.outcome, table.integration],
+      target: [table.bucketStart, table.node, table.era, table.transport, table.reason, table.version, table.method, table.kind, table.outcome, table.integration],
       set: {
         count: sql`${table.count} + excluded.count`,
         mismatchCount: sql`${table.mismatchCount} + excluded.mismatch_count`,

@@ -77,7 +77,8 @@ export class Flusher {
       this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
     }
     if (this.retained.length === 0) {
-      this.succeeded(now);
+      // Nothing written proves nothing about the store: keep any error until a real write succeeds.
+      this.state.lastFlushAt = now;
       return true;
     }
     const combined: TallyBatch = {

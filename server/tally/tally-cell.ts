@@ -1,4 +1,4 @@
-import type { Era, Outcome, Reason, Transport } from '../protocol/vocabulary.js';
+import type { Era, MessageKind, Outcome, Reason, Transport } from '../protocol/vocabulary.js';
 
 /** The dimensions one count is filed under. */
 export interface TrafficLabels {
@@ -7,6 +7,7 @@ export interface TrafficLabels {
   reason: Reason;
   version: string;
   method: string;
+  kind: MessageKind;
   outcome: Outcome;
   integration: string;
 }

@@ -75,13 +75,13 @@ export class Tally {
     let integration = admittedIntegration ? labels.integration : OVERFLOW_LABEL;
     let folded = method !== labels.method || versionLabel !== version || integration !== labels.integration;
     const minute = bucketStart(at, 'minute');
-    let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
+    let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
     let cell = this.cells.get(key);
     if (cell === undefined && this.cells.size >= this.maxCells) {
       // Closed-vocabulary labels (era, transport, reason, outcome) stay exact: the share depends on them.
       method = versionLabel = integration = OVERFLOW_LABEL;
       folded = true;
-      key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.outcome, integration);
+      key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
       cell = this.cells.get(key);
     }
     if (folded) this.overflowed += 1;
@@ -130,6 +130,6 @@ export class Tally {
   }
 }
 
-function cellKey(minute: number, era: string, transport: string, reason: string, version: string, method: string, outcome: string, integration: string): string {
-  return `${minute}\u0000${era}\u0000${transport}\u0000${reason}\u0000${version}\u0000${method}\u0000${outcome}\u0000${integration}`;
+function cellKey(minute: number, era: string, transport: string, reason: string, version: string, method: string, kind: string, outcome: string, integration: string): string {
+  return `${minute}\u0000${era}\u0000${transport}\u0000${reason}\u0000${version}\u0000${method}\u0000${kind}\u0000${outcome}\u0000${integration}`;
 }

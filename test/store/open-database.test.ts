@@ -8,7 +8,9 @@ describe('openDatabase', () => {
   test('applies the migrations: every table of the schema exists', () => {
     db = openTempDatabase();
     const tables = db.store.sqlite.prepare(`select name from sqlite_master where type = 'table' and name not like '\\_\\_%' escape '\\' and name not like 'sqlite%' order by name`).all();
-    expect(tables).toEqual([{ name: 'integrations' }, { name: 'settings' }, { name: 'traffic_day' }, { name: 'traffic_hour' }, { name: 'traffic_minute' }]);
+    expect(tables).toEqual(
+      ['alert_deliveries', 'alerts', 'brownouts', 'integrations', 'plans', 'settings', 'traffic_day', 'traffic_hour', 'traffic_minute'].map((name) => ({ name })),
+    );
   });
 
   test('opens in WAL mode and fails fast on a locked database', () => {

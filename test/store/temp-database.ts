@@ -43,6 +43,7 @@ export function trafficCell(overrides: Partial<TallyCell> = {}): TallyCell {
     reason: 'session-header',
     version: '2025-06-18',
     method: 'tools/call',
+    kind: 'request',
     outcome: 'served',
     integration: 'tok_a',
     count: 1,

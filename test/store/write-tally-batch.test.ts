@@ -1,6 +1,6 @@
 import { asc } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema.js';
+import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema/index.js';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import type { IntegrationSighting, TallyCell } from '../../server/tally/tally-cell.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
@@ -85,7 +85,22 @@ describe('createTallyWriter', () => {
     test('are inserted with their sighting', () => {
       write({ cells: [], integrations: [sighting({ firstSeen: 1_000, lastSeen: 2_000, lastLegacySeen: 1_500, clientInfo: { name: 'cli', version: '1.2' } })] });
       expect(integrations()).toEqual([
-        { key: 'tok_a', source: 'bearer-fingerprint', firstSeen: 1_000, lastSeen: 2_000, lastLegacySeen: 1_500, clientInfoName: 'cli', clientInfoVersion: '1.2' },
+        {
+          key: 'tok_a',
+          source: 'bearer-fingerprint',
+          firstSeen: 1_000,
+          lastSeen: 2_000,
+          lastLegacySeen: 1_500,
+          clientInfoName: 'cli',
+          clientInfoVersion: '1.2',
+          // What operators edit starts empty; a sighting never touches it.
+          displayName: null,
+          owner: null,
+          contact: null,
+          status: 'unknown',
+          notes: null,
+          updatedAt: null,
+        },
       ]);
     });
 

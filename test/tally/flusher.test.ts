@@ -8,7 +8,7 @@ const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
 
 function entry(method = 'tools/call'): TallyEntry {
   return {
-    labels: { era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-06-18', method, outcome: 'served', integration: 'tok_a' },
+    labels: { era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-06-18', method, kind: 'request', outcome: 'served', integration: 'tok_a' },
     integrationSource: 'bearer-fingerprint',
     clientInfo: undefined,
     claimMismatch: false,
@@ -58,6 +58,20 @@ function setup(options: Partial<Omit<FlusherOptions, 'tally' | 'sink' | 'now'>> 
 describe('Flusher', () => {
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  test('an empty flush after a failure keeps the error: nothing written proves nothing', () => {
+    const { sink, flusher, add, advance } = setup({ maxAttempts: 1 });
+    sink.down = true;
+    add(2);
+    expect(flusher.flushNow()).toBe(false);
+    advance(1_000);
+    expect(flusher.flushNow()).toBe(true);
+    expect(flusher.health()).toMatchObject({ lastFlushAt: T0 + 1_000, lastError: 'database is locked', consecutiveFailures: 1, droppedEvents: 2 });
+    sink.down = false;
+    add(1);
+    expect(flusher.flushNow()).toBe(true);
+    expect(flusher.health()).toMatchObject({ lastError: undefined, consecutiveFailures: 0 });
   });
 
   test('writes what the tally holds in one batch and reports a healthy flush', () => {

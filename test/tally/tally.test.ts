@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ERAS, OUTCOMES, REASONS, TRANSPORTS } from '../../server/protocol/vocabulary.js';
+import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../server/protocol/vocabulary.js';
 import { Tally, type TallyEntry, type TallyOptions } from '../../server/tally/tally.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 
@@ -15,6 +15,7 @@ function legacyEntry(overrides: Partial<TallyEntry['labels']> = {}, extra: Parti
       reason: 'session-header',
       version: '2025-06-18',
       method: 'tools/call',
+      kind: 'request',
       outcome: 'served',
       integration: 'tok_a',
       ...overrides,
@@ -43,8 +44,8 @@ function tallyAt(start = T0, options: Partial<TallyOptions> = {}) {
 }
 
 function labelsOf(cell: TallyCell) {
-  const { era, transport, reason, version, method, outcome, integration } = cell;
-  return { era, transport, reason, version, method, outcome, integration };
+  const { era, transport, reason, version, method, kind, outcome, integration } = cell;
+  return { era, transport, reason, version, method, kind, outcome, integration };
 }
 
 describe('Tally', () => {
@@ -136,7 +137,7 @@ describe('Tally', () => {
       expect(tally.stats().overflowedEvents).toBe(1);
     });
 
-    test('past maxCells free-text labels fold into other while era, transport, reason and outcome stay exact', () => {
+    test('past maxCells free-text labels fold into other while era, transport, reason, kind and outcome stay exact', () => {
       const { tally } = tallyAt(T0, { maxCells: 2 });
       tally.add(legacyEntry({ method: 'a' }));
       tally.add(legacyEntry({ method: 'b' }));
@@ -147,8 +148,8 @@ describe('Tally', () => {
       expect(cells.map((c) => ({ ...labelsOf(c), count: c.count }))).toEqual([
         { ...legacyEntry({ method: 'a' }).labels, count: 2 },
         { ...legacyEntry({ method: 'b' }).labels, count: 1 },
-        { era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: 'other', method: 'other', outcome: 'served', integration: 'other', count: 1 },
-        { era: 'modern', transport: 'stdio', reason: 'modern-meta', version: 'other', method: 'other', outcome: 'served-as-legacy', integration: 'other', count: 1 },
+        { era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: 'other', method: 'other', kind: 'request', outcome: 'served', integration: 'other', count: 1 },
+        { era: 'modern', transport: 'stdio', reason: 'modern-meta', version: 'other', method: 'other', kind: 'request', outcome: 'served-as-legacy', integration: 'other', count: 1 },
       ]);
       expect(tally.stats().overflowedEvents).toBe(2);
     });
@@ -226,6 +227,7 @@ describe('Tally', () => {
       transport: fc.constantFrom(...TRANSPORTS),
       reason: fc.constantFrom(...REASONS),
       outcome: fc.constantFrom(...OUTCOMES),
+      kind: fc.constantFrom(...MESSAGE_KINDS),
       version: fc.option(label(['2025-06-18', '2026-07-28']), { nil: null }),
       method: label(['tools/call', 'tools/list', 'initialize']),
       integration: label(['tok_a', 'tok_b', 'anonymous']),
@@ -266,7 +268,7 @@ describe('Tally', () => {
       fc.assert(
         fc.property(capsArb, fc.array(entryArb, { maxLength: 80 }), (caps, adds) => {
           const tally = new Tally({ node: 'n', now: () => T0, ...caps });
-          const key = (x: { era: string; transport: string; reason: string; outcome: string }) => `${x.era}|${x.transport}|${x.reason}|${x.outcome}`;
+          const key = (x: { era: string; transport: string; reason: string; kind: string; outcome: string }) => `${x.era}|${x.transport}|${x.reason}|${x.kind}|${x.outcome}`;
           const expected = new Map<string, number>();
           for (const { mismatch, minute, drainAfter: _drain, ...labels } of adds) {
             tally.add({ labels, integrationSource: 's', clientInfo: undefined, claimMismatch: mismatch }, T0 + minute * MINUTE);

@@ -1,6 +1,6 @@
 /**
- * The database schema (drizzle). Traffic is kept at three resolutions, each upserted in the same
- * transaction per flush, so reads over long ranges never scan minute rows.
+ * Traffic counts at three resolutions, each upserted in the same transaction per flush, so reads
+ * over long ranges never scan minute rows.
  */
 import { index, integer, primaryKey, sqliteTable, text, type SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
 
@@ -13,6 +13,8 @@ function trafficColumns() {
     reason: text('reason').notNull(),
     version: text('version').notNull(),
     method: text('method').notNull(),
+    // request, notification, response, stream-open, session-delete or other: the share counts requests only.
+    kind: text('kind').notNull(),
     outcome: text('outcome').notNull(),
     integration: text('integration').notNull(),
     count: integer('count').notNull(),
@@ -27,7 +29,7 @@ function trafficTable(name: string) {
   return sqliteTable(name, trafficColumns(), (t: { [K in keyof TrafficColumns]: any }) => [
     primaryKey({
       name: `${name}_pk`,
-      columns: [t.bucketStart, t.node, t.era, t.transport, t.reason, t.version, t.method, t.outcome, t.integration],
+      columns: [t.bucketStart, t.node, t.era, t.transport, t.reason, t.version, t.method, t.kind, t.outcome, t.integration],
     }),
     index(`${name}_integration_idx`).on(t.integration, t.bucketStart),
   ]);
@@ -37,19 +39,3 @@ export const trafficMinuteTable = trafficTable('traffic_minute');
 export const trafficHourTable = trafficTable('traffic_hour');
 export const trafficDayTable = trafficTable('traffic_day');
 export type TrafficTable = typeof trafficMinuteTable;
-
-export const integrationsTable = sqliteTable('integrations', {
-  key: text('key').primaryKey(), // trusted key: a fingerprint, never a raw secret
-  source: text('source').notNull(), // how the key was obtained: bearer-fingerprint, anonymous, …
-  firstSeen: integer('first_seen').notNull(),
-  lastSeen: integer('last_seen').notNull(),
-  lastLegacySeen: integer('last_legacy_seen'),
-  // Self-reported clientInfo: shown as "claims to be …", never used to decide anything.
-  clientInfoName: text('client_info_name'),
-  clientInfoVersion: text('client_info_version'),
-});
-
-export const settingsTable = sqliteTable('settings', {
-  key: text('key').primaryKey(),
-  value: text('value').notNull(),
-});

@@ -1,0 +1,6 @@
+/** The database schema (drizzle); drizzle-kit reads this barrel to generate migrations. */
+export * from './alerts.js';
+export * from './integrations.js';
+export * from './plans.js';
+export * from './settings.js';
+export * from './traffic.js';

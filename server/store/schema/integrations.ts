@@ -1,0 +1,23 @@
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+export const INTEGRATION_STATUSES = ['unknown', 'contacted', 'migrating', 'exempt', 'done'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+
+/** Callers identified by a trusted mechanism; the operator's notes about them sit beside what was measured. */
+export const integrationsTable = sqliteTable('integrations', {
+  key: text('key').primaryKey(), // trusted key: a fingerprint or configured name, never a raw secret
+  source: text('source').notNull(), // how the key was obtained: bearer-fingerprint, gateway-header, static-map, mtls-subject, …
+  firstSeen: integer('first_seen').notNull(),
+  lastSeen: integer('last_seen').notNull(),
+  lastLegacySeen: integer('last_legacy_seen'),
+  // Self-reported clientInfo: shown as "claims to be …", never used to decide anything.
+  clientInfoName: text('client_info_name'),
+  clientInfoVersion: text('client_info_version'),
+  // Edited by operators through the API and dashboard.
+  displayName: text('display_name'),
+  owner: text('owner'),
+  contact: text('contact'),
+  status: text('status', { enum: INTEGRATION_STATUSES }).notNull().default('unknown'),
+  notes: text('notes'),
+  updatedAt: integer('updated_at'),
+});
