@@ -70,6 +70,25 @@ CREATE TABLE `plans` (
 	`archived_at` integer
 );
 --> statement-breakpoint
+CREATE TABLE `legacy_caller_day` (
+	`day` integer NOT NULL,
+	`integration` text NOT NULL,
+	`count` integer NOT NULL,
+	PRIMARY KEY(`day`, `integration`)
+);
+--> statement-breakpoint
+CREATE INDEX `legacy_caller_day_integration_idx` ON `legacy_caller_day` (`integration`,`day`);--> statement-breakpoint
+CREATE TABLE `share_day` (
+	`day` integer NOT NULL,
+	`era` text NOT NULL,
+	`transport` text NOT NULL,
+	`version` text NOT NULL,
+	`outcome` text NOT NULL,
+	`discover` integer NOT NULL,
+	`count` integer NOT NULL,
+	PRIMARY KEY(`day`, `era`, `transport`, `version`, `outcome`, `discover`)
+);
+--> statement-breakpoint
 CREATE TABLE `settings` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` text NOT NULL

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Bucket } from '../lib/time-bucket.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import type { TallyBatch } from '../tally/tally-cell.js';
+import { isLegacyServed } from '../protocol/served.js';
+import type { TallyBatch, TallyCell } from '../tally/tally-cell.js';
 import type { Db } from './open-database.js';
-import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
+import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
 const P = (name: string) => sql.placeholder(name);
 
@@ -60,9 +61,31 @@ function prepareIntegrationUpsert(db: Db) {
     .prepare();
 }
 
+function prepareRollupUpserts(db: Db) {
+  const share = db
+    .insert(shareDayTable)
+    .values({ day: P('day'), era: P('era'), transport: P('transport'), version: P('version'), outcome: P('outcome'), discover: P('discover'), count: P('count') })
+    .onConflictDoUpdate({
+      target: [shareDayTable.day, shareDayTable.era, shareDayTable.transport, shareDayTable.version, shareDayTable.outcome, shareDayTable.discover],
+      set: { count: sql`${shareDayTable.count} + excluded.count` },
+    })
+    .prepare();
+  const legacyCaller = db
+    .insert(legacyCallerDayTable)
+    .values({ day: P('day'), integration: P('integration'), count: P('count') })
+    .onConflictDoUpdate({ target: [legacyCallerDayTable.day, legacyCallerDayTable.integration], set: { count: sql`${legacyCallerDayTable.count} + excluded.count` } })
+    .prepare();
+  return (cell: TallyCell) => {
+    if (cell.kind !== 'request') return;
+    const day = bucketStart(cell.minute, 'day');
+    share.run({ day, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, discover: cell.method === 'server/discover' ? 1 : 0, count: cell.count });
+    if (isLegacyServed(cell.era, cell.outcome)) legacyCaller.run({ day, integration: cell.integration, count: cell.count });
+  };
+}
+
 /**
- * Returns a writer that upserts a tally batch into the minute, hour and day tables and the
- * integrations table in one transaction: either the whole flush lands, or none of it.
+ * Returns a writer that upserts a tally batch into the minute, hour and day tables, the rollups
+ * and the integrations table in one transaction: either the whole flush lands, or none of it.
  */
 export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
   const targets: [Bucket, ReturnType<typeof prepareTrafficUpsert>][] = [
@@ -71,11 +94,13 @@ export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
     ['day', prepareTrafficUpsert(db, trafficDayTable)],
   ];
   const integrations = prepareIntegrationUpsert(db);
+  const rollUp = prepareRollupUpserts(db);
   return (batch) => {
     db.transaction(() => {
       for (const cell of batch.cells) {
         const { minute, ...labels } = cell;
         for (const [bucket, upsert] of targets) upsert.run({ ...labels, bucketStart: bucketStart(minute, bucket) });
+        rollUp(cell);
       }
       for (const sighting of batch.integrations) {
         integrations.run({

@@ -2,5 +2,6 @@
 export * from './alerts.js';
 export * from './integrations.js';
 export * from './plans.js';
+export * from './rollups.js';
 export * from './settings.js';
 export * from './traffic.js';

@@ -1,0 +1,9 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from './open-database.js';
+import { withBrownouts, type PlanRecord } from './plan-record.js';
+import { plansTable } from './schema/index.js';
+
+export function getPlan(db: Db, id: number): PlanRecord | undefined {
+  const row = db.select().from(plansTable).where(eq(plansTable.id, id)).get();
+  return row === undefined ? undefined : withBrownouts(db, [row])[0];
+}

@@ -1,0 +1,38 @@
+import { and, gte, sql } from 'drizzle-orm';
+import type { Db } from './open-database.js';
+import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
+import { servedInScope, servedRequests } from './served-in-scope.js';
+
+export interface CallerVolume {
+  integration: string;
+  served: number;
+  legacyServed: number;
+}
+
+/** Served and legacy-served requests per caller since `since` (UTC day rows). */
+export function listCallerVolumes(db: Db, since: number): CallerVolume[] {
+  const t = trafficDayTable;
+  const legacy = servedInScope(t, { kind: 'era', value: 'legacy' });
+  return db
+    .select({
+      integration: t.integration,
+      served: sql<number>`sum(${t.count})`,
+      legacyServed: sql<number>`sum(case when ${legacy} then ${t.count} else 0 end)`,
+    })
+    .from(t)
+    .where(and(gte(t.bucketStart, since), servedRequests(t)))
+    .groupBy(t.integration)
+    .all();
+}
+
+/** The last UTC day since `since` each caller had served requests in a plan's scope. */
+export function listScopeLastUse(db: Db, scope: { kind: PlanScopeKind; value: string }, since: number): Map<string, number> {
+  const t = trafficDayTable;
+  const rows = db
+    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})` })
+    .from(t)
+    .where(and(gte(t.bucketStart, since), servedInScope(t, scope)))
+    .groupBy(t.integration)
+    .all();
+  return new Map(rows.map((r) => [r.integration, r.lastDay]));
+}
