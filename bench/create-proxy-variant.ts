@@ -33,7 +33,7 @@ export function createProxyVariant(upstream: URL, variant: ProxyVariant): Server
     maxBodyBytes: config.maxBodyBytes,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     meter: variant === 'unmetered' ? new OffMeter(options) : new HttpMeter<Caller>(options),
-    identify: variant === 'unmetered' ? () => ANONYMOUS : createCallerIdentifier('bench-install-secret'),
+    identify: variant === 'unmetered' ? () => ANONYMOUS : createCallerIdentifier({ secret: 'bench-install-secret', ...config.identity }),
     onInternalError: () => undefined,
   });
   const server = createServer({ requestTimeout: 0 }, (req, res) => proxy.handle(req, res));

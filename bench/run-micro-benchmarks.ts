@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { loadConfig } from '../server/config/load-config.js';
 import { performance } from 'node:perf_hooks';
 import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
 import { classifyHttpRequest, type HttpRequestFacts } from '../server/protocol/classify-http-request.js';
@@ -82,13 +84,15 @@ const CALLER: Caller = { integration: 'tok_0123456789abcdef', source: 'bearer-fi
  * metering lifecycle of one exchange with a no-op recorder, then the two other per-request
  * costs the proxy pays (caller fingerprint, tally increment).
  */
+const BENCH_IDENTITY = loadConfig({ flags: { node: 'bench' } }).identity;
+
 export function runMicroBenchmarks(): MicroResult[] {
   const meter = new HttpMeter<Caller>({ record: () => undefined });
   const jsonHeaders = { 'content-type': 'application/json', 'content-length': '96' };
   const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
   const jsonText = resultMessage(42);
   const [progressEvent, resultEvent] = sseAnswerEvents(42);
-  const identify = createCallerIdentifier('bench-install-secret-0123456789abcdef');
+  const identify = createCallerIdentifier({ ...BENCH_IDENTITY, secret: 'bench-install-secret-0123456789abcdef' });
   const tally = new Tally({ node: 'bench', now: Date.now });
 
   const results = [
@@ -110,7 +114,7 @@ export function runMicroBenchmarks(): MicroResult[] {
       exchange.responseEnd();
       return exchange.isSettled ? 1 : 0;
     }),
-    measure('identify caller (HMAC-SHA256 of bearer token)', () => identify(MODERN.headers).integration.length),
+    measure('identify caller (HMAC-SHA256 of bearer token, cached)', () => identify({ headers: MODERN.headers, socket: {} } as unknown as IncomingMessage).integration.length),
     measure('Tally.add (one settled message)', () => {
       tally.add({
         labels: { method: 'tools/call', kind: 'request', era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', outcome: 'served', integration: CALLER.integration },

@@ -10,6 +10,7 @@ import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import { deleteExpiredTraffic } from '../store/delete-expired-traffic.js';
 import type { Store } from '../store/open-database.js';
 import { createMetering } from './create-metering.js';
+import { createSidecarServer } from './create-sidecar-server.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -56,7 +57,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     maxBodyBytes: config.maxBodyBytes,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     meter,
-    identify: createCallerIdentifier(metering.installSecret()),
+    identify: createCallerIdentifier({ secret: metering.installSecret(), ...config.identity }),
     onInternalError: (error, where) => {
       meteringErrors += 1;
       metrics.meteringErrors.inc({ where });
@@ -81,6 +82,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
         retainedEvents: flush.retainedEvents,
         droppedEvents: flush.droppedEvents,
         overflowedEvents: counts.overflowedEvents,
+        overflowedCallerEvents: counts.overflowedCallerEvents,
         meteringErrors,
         failedFlushes: flush.failedFlushes,
         consecutiveFailures: flush.consecutiveFailures,
@@ -92,8 +94,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     };
   };
 
-  const sidecar = createServer({ requestTimeout: 0 }, (req, res) => proxy.handle(req, res));
-  sidecar.keepAliveTimeout = 65_000;
+  const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
   const api = createServer(
     createApiApp({
       db: store?.db,

@@ -12,6 +12,62 @@ const pathPrefix = z
   .regex(/^(\/[^?#\s]*)?$/, 'expected a path prefix such as /mcp-public, or empty')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** Thresholds of the trend analysis; see server/analysis/compute-trend.ts. */
+const analysisSchema = z
+  .object({
+    /** Complete weeks the trend test and slope look back over. */
+    windowWeeks: positiveInt.default(12),
+    /** Fewest weekly points before a trend is reported at all. */
+    minPoints: positiveInt.default(4),
+    /** Significance level of the one-sided Mann–Kendall test for decrease. */
+    alpha: z.coerce.number().gt(0).lt(1).default(0.05),
+    /** |Theil–Sen slope| below this, in share per week, counts as flat (0.001 = 0.1 percentage points). */
+    flatSlopePerWeek: z.coerce.number().positive().default(0.001),
+    /** A projection missing the retire date by at most this many days is at-risk rather than off-track. */
+    atRiskDays: positiveInt.default(14),
+  })
+  .strict();
+
+const webhookSchema = z
+  .object({
+    name: z.string().min(1).max(64),
+    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }),
+    format: z.enum(['json', 'slack']).default('json'),
+  })
+  .strict();
+
+const alertsSchema = z
+  .object({
+    /** node-cron expression for evaluating the rules; they can also be run on demand through the API. */
+    schedule: z.string().min(1).default('*/15 * * * *'),
+    webhooks: z.array(webhookSchema).default([]),
+    /** Delivery attempts per transition, with exponential backoff starting at initialBackoffMs. */
+    maxAttempts: positiveInt.default(5),
+    initialBackoffMs: positiveInt.default(1000),
+    /** metering-loss fires when nothing has been flushed for this long. */
+    noFlushMinutes: positiveInt.default(5),
+    /** retire-date-approaching fires this many days before a retire date while the share is above target. */
+    approachingDays: z.array(positiveInt).default([30, 7]),
+  })
+  .strict();
+
+export const IDENTITY_MECHANISMS = ['gateway-header', 'static-map', 'bearer', 'mtls'] as const;
+
+const identitySchema = z
+  .object({
+    /** Trusted mechanisms, tried in this order; a request none of them identifies is anonymous. */
+    order: z.array(z.enum(IDENTITY_MECHANISMS)).min(1).default(['gateway-header', 'static-map', 'bearer', 'mtls']),
+    /** Header a gateway sets to name the caller; honoured only from trustedProxies. */
+    gatewayHeader: z.string().min(1).toLowerCase().default('x-mcp-integration'),
+    /** Addresses or CIDRs of the gateways allowed to set gatewayHeader (proxy-addr syntax). */
+    trustedProxies: z.array(z.string().min(1)).default([]),
+    /** Header carrying an API key, for the static map. */
+    apiKeyHeader: z.string().min(1).toLowerCase().default('x-api-key'),
+    /** API key value, or a tok_… fingerprint, → integration name. */
+    staticMap: z.record(z.string().min(1), z.string().min(1).max(128)).default({}),
+  })
+  .strict();
+
 /** Every setting, from file, environment and flags, validated once at start-up. */
 export const configSchema = z
   .object({
@@ -50,8 +106,33 @@ export const configSchema = z
       })
       .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback. */
+    adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
+    analysis: analysisSchema.default(analysisSchema.parse({})),
+    alerts: alertsSchema.default(alertsSchema.parse({})),
+    identity: identitySchema.default(identitySchema.parse({})),
+    /** TLS for the sidecar's listener; with requestClientCert the client certificate subject identifies the caller. */
+    tls: z
+      .object({
+        certFile: z.string().min(1),
+        keyFile: z.string().min(1),
+        caFile: z.string().min(1).optional(),
+        requestClientCert: z.boolean().default(false),
+      })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    const host = config.dashboard.slice(0, config.dashboard.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+    if (!isLoopback(host) && config.adminToken === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['adminToken'], message: `required when the dashboard listens on ${host}, which is not loopback` });
+    }
+  });
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

@@ -11,6 +11,7 @@ export const ENV_SETTINGS: Readonly<Record<string, keyof ConfigInput>> = {
   MCP_SUNSET_PUBLIC_PREFIX: 'publicPrefix',
   MCP_SUNSET_FLUSH_INTERVAL_MS: 'flushIntervalMs',
   MCP_SUNSET_LOG_LEVEL: 'logLevel',
+  MCP_SUNSET_ADMIN_TOKEN: 'adminToken',
 };
 
 export class ConfigError extends Error {}

@@ -17,7 +17,8 @@ export function listen(server: Server, hostPort: string): Promise<URL> {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve(new URL(`http://${shown}:${address.port}`));
+      const scheme = 'setSecureContext' in server ? 'https' : 'http';
+      resolve(new URL(`${scheme}://${shown}:${address.port}`));
     });
   });
 }

@@ -16,7 +16,7 @@ export interface ReverseProxyOptions {
   maxBodyBytes: number;
   connectTimeoutMs: number;
   meter: HttpMeter<Caller>;
-  identify: (headers: IncomingMessage['headers']) => Caller;
+  identify: (req: IncomingMessage) => Caller;
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
   onInternalError: (error: unknown, where: string) => void;
 }
@@ -44,7 +44,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   function begin(req: IncomingMessage, body: CappedBody | undefined): GuardedExchange<Caller> {
     let where = 'identify';
     try {
-      const caller = options.identify(req.headers);
+      const caller = options.identify(req);
       where = 'classify';
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
       const facts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };

@@ -24,6 +24,8 @@ export interface TallyStats {
   events: number;
   /** Events whose method, version or integration was folded into `other` by a cap. */
   overflowedEvents: number;
+  /** Of those, events whose caller was past the cap on distinct integrations. */
+  overflowedCallerEvents: number;
   /** Events held in memory, not yet handed to a flush. */
   pendingEvents: number;
   cells: number;
@@ -57,6 +59,7 @@ export class Tally {
   private readonly maxCells: number;
   private events = 0;
   private overflowed = 0;
+  private overflowedCallers = 0;
   private pending = 0;
 
   constructor(private readonly options: TallyOptions) {
@@ -85,6 +88,7 @@ export class Tally {
       cell = this.cells.get(key);
     }
     if (folded) this.overflowed += 1;
+    if (!admittedIntegration) this.overflowedCallers += 1;
     if (cell === undefined) {
       cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0 };
       this.cells.set(key, cell);
@@ -107,7 +111,7 @@ export class Tally {
   }
 
   stats(): TallyStats {
-    return { events: this.events, overflowedEvents: this.overflowed, pendingEvents: this.pending, cells: this.cells.size };
+    return { events: this.events, overflowedEvents: this.overflowed, overflowedCallerEvents: this.overflowedCallers, pendingEvents: this.pending, cells: this.cells.size };
   }
 
   private sight(key: string, entry: TallyEntry, legacy: boolean, at: number): void {

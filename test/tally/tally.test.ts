@@ -218,6 +218,15 @@ describe('Tally', () => {
       tally.add(legacyEntry({ integration: 'tok_b' }));
       expect(tally.drain().integrations.map((i) => i.key)).toEqual(['tok_a']);
     });
+
+    test('callers past the cap are counted as overflowed, apart from other folded labels', () => {
+      const { tally } = tallyAt(T0, { maxIntegrations: 1, maxMethods: 1 });
+      tally.add(legacyEntry({ integration: 'tok_a', method: 'tools/call' }));
+      tally.add(legacyEntry({ integration: 'tok_b', method: 'tools/call' }));
+      tally.add(legacyEntry({ integration: 'tok_c', method: 'tools/call' }));
+      tally.add(legacyEntry({ integration: 'tok_a', method: 'tools/list' }));
+      expect(tally.stats()).toMatchObject({ overflowedEvents: 3, overflowedCallerEvents: 2 });
+    });
   });
 
   describe('conservation (property)', () => {

@@ -1,0 +1,127 @@
+/**
+ * The in-scope share of served requests per day or ISO week, with refusals, failures and
+ * era-negotiation probes counted beside it. Pure.
+ * Invariants: 0 ≤ inScope ≤ served, so share ∈ [0, 1] (null when nothing was served); every
+ * counted request lands in at most one of served / refused / failed / probes.
+ */
+import type { Era, Outcome, Transport } from '../protocol/vocabulary.js';
+import { bucketStart } from '../lib/time-bucket.js';
+import { computeWeekStart, DAY_MS, WEEK_MS } from './compute-week-start.js';
+import { isInScopeShape, type PlanScope } from './plan-scope.js';
+
+/** Requests aggregated per UTC day, as the store hands them over. */
+export interface ShareRow {
+  /** UTC day start, epoch ms. */
+  day: number;
+  era: Era;
+  transport: Transport;
+  version: string;
+  outcome: Outcome;
+  /** method === 'server/discover' */
+  discover: boolean;
+  count: number;
+}
+
+export interface DayCount {
+  day: number;
+  count: number;
+}
+
+export type ShareBucket = 'day' | 'week';
+
+export interface SharePoint {
+  start: number;
+  served: number;
+  inScope: number;
+  share: number | null;
+  refused: number;
+  failed: number;
+  probes: number;
+  /** Distinct integrations with served legacy requests (weekly: the busiest day); null outside the era scope. */
+  legacyIntegrations: number | null;
+}
+
+export interface ShareSeriesInput {
+  rows: readonly ShareRow[];
+  legacyIntegrations: readonly DayCount[];
+  scope: PlanScope;
+  bucket: ShareBucket;
+  from: number;
+  to: number;
+}
+
+const SERVED: ReadonlySet<Outcome> = new Set<Outcome>(['served', 'served-as-legacy']);
+/** The caller or our policy said no: the request was answered, with a refusal. */
+const REFUSED: ReadonlySet<Outcome> = new Set<Outcome>([
+  'unsupported-version', 'header-mismatch', 'missing-capability', 'method-not-found',
+  'invalid-params', 'session-gone', 'client-error', 'blocked',
+]);
+/** Nobody decided: the server or the path broke, or the client left. */
+const FAILED: ReadonlySet<Outcome> = new Set<Outcome>(['server-error', 'upstream-unreachable', 'no-response', 'cancelled']);
+
+export function computeBucketStart(at: number, bucket: ShareBucket): number {
+  return bucket === 'week' ? computeWeekStart(at) : bucketStart(at, 'day');
+}
+
+/**
+ * An auto-negotiating client asks a server which eras it speaks with a modern `server/discover`;
+ * a legacy-only server refuses it and the client falls back. That refusal is negotiation, not a
+ * failure of the modern era, so it goes to `probes` whatever the scope.
+ */
+export function isEraProbe(row: ShareRow): boolean {
+  return row.era === 'modern' && row.discover && !SERVED.has(row.outcome);
+}
+
+function isInScopeServed(scope: PlanScope, row: ShareRow): boolean {
+  // served-as-legacy: a modern-shaped request that the legacy path answered, so legacy still carried it.
+  if (scope.kind === 'era' && row.outcome === 'served-as-legacy') return true;
+  return isInScopeShape(scope, row);
+}
+
+/**
+ * One zero-filled point per bucket that overlaps [from, to), in time order. Buckets are whole:
+ * `from` is floored to its bucket start and the last bucket keeps all its days, because a partial
+ * week would bring back the weekday seasonality that weekly buckets exist to cancel. Rows whose
+ * count is not a positive finite number are ignored.
+ */
+export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
+  const { rows, scope, bucket, from, to } = input;
+  if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return [];
+  const size = bucket === 'week' ? WEEK_MS : DAY_MS;
+  const withIntegrations = scope.kind === 'era';
+
+  const points: SharePoint[] = [];
+  const indexOf = new Map<number, number>();
+  for (let start = computeBucketStart(from, bucket); start < to; start += size) {
+    indexOf.set(start, points.length);
+    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, legacyIntegrations: withIntegrations ? 0 : null });
+  }
+
+  for (const row of rows) {
+    if (!Number.isFinite(row.count) || row.count <= 0) continue;
+    const point = points[indexOf.get(computeBucketStart(row.day, bucket)) ?? -1];
+    if (point === undefined) continue;
+    if (SERVED.has(row.outcome)) {
+      point.served += row.count;
+      if (isInScopeServed(scope, row)) point.inScope += row.count;
+    } else if (isEraProbe(row)) {
+      point.probes += row.count;
+    } else if (isInScopeShape(scope, row)) {
+      if (REFUSED.has(row.outcome)) point.refused += row.count;
+      else if (FAILED.has(row.outcome)) point.failed += row.count;
+    }
+  }
+
+  if (withIntegrations) {
+    // Distinct callers do not add up across days (one caller active all week would count seven
+    // times) and the daily aggregate no longer knows who they were; the busiest day is an exact
+    // lower bound on the week's distinct count and matches what the daily chart shows.
+    for (const { day, count } of input.legacyIntegrations) {
+      const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
+      if (point !== undefined && Number.isFinite(count)) point.legacyIntegrations = Math.max(point.legacyIntegrations ?? 0, count);
+    }
+  }
+
+  for (const point of points) point.share = point.served > 0 ? point.inScope / point.served : null;
+  return points;
+}

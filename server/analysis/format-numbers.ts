@@ -1,0 +1,33 @@
+/**
+ * Numbers as a product manager reads them in a status sentence. Pure and total: every input,
+ * NaN included, formats to some string rather than throwing.
+ */
+
+/** 0.08123 → "8.12%". */
+export function formatPercent(share: number): string {
+  return `${formatSigned(share * 100, 2)}%`;
+}
+
+/** Epoch ms → "2027-03-01" (UTC). */
+export function formatDay(at: number): string {
+  return Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at).toISOString().slice(0, 10) : 'never';
+}
+
+/** "p = 0.41", "p = 0.012", "p < 0.001". */
+export function formatPValue(p: number): string {
+  if (!Number.isFinite(p)) return 'p unknown';
+  if (p < 0.001) return 'p < 0.001';
+  return `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`;
+}
+
+/** A share slope per week in percentage points: −0.0002 → "−0.02 pp/week". */
+export function formatPointsPerWeek(slopePerWeek: number): string {
+  return `${formatSigned(slopePerWeek * 100, 2)} pp/week`;
+}
+
+/** Fixed decimals with a typographic minus, and no "−0.00". */
+function formatSigned(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const text = Math.abs(value).toFixed(digits);
+  return value < 0 && Number(text) !== 0 ? `−${text}` : text;
+}
