@@ -1,9 +1,14 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
+import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { AppError } from '../lib/app-error.js';
 import type { Db } from '../store/open-database.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createHealthRouter, type MeteringHealth } from './health-router.js';
+import { createIntegrationsRouter } from './integrations-router.js';
+import { createPlansRouter } from './plans-router.js';
+import { requireAdminToken } from './require-admin-token.js';
+import { createShareRouter } from './share-router.js';
 import { createTrafficRouter } from './traffic-router.js';
 
 export interface ApiDeps {
@@ -13,10 +18,16 @@ export interface ApiDeps {
   beforeRead: () => void;
   health: () => MeteringHealth;
   registry: Registry;
+  thresholds: TrendThresholds;
+  adminToken: string | undefined;
   onUnexpectedError: (error: unknown) => void;
+  /** Further routers under /api/v1 (alerts), mounted after the built-in ones. */
+  extraRouters?: RequestHandler[];
+  /** Serves the dashboard's static files at /, when given. */
+  dashboard?: RequestHandler;
 }
 
-/** The dashboard-side HTTP app: /api/v1, /healthz and /metrics. Never on the proxied port. */
+/** The dashboard-side HTTP app: /api/v1, /healthz, /metrics and the dashboard. Never on the proxied port. */
 export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -25,9 +36,17 @@ export function createApiApp(deps: ApiDeps): Express {
     if (deps.db === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
     return deps.db;
   };
+  const shared = { db, now: deps.now, beforeRead: deps.beforeRead };
   app.use(createHealthRouter({ health: deps.health, registry: deps.registry }));
-  app.use('/api/v1', createTrafficRouter({ db, now: deps.now, beforeRead: deps.beforeRead }));
+  app.use('/api', requireAdminToken(deps.adminToken));
+  app.use('/api', express.json({ limit: '256kb' }));
+  app.use('/api/v1', createTrafficRouter(shared));
+  app.use('/api/v1', createShareRouter({ ...shared, thresholds: deps.thresholds }));
+  app.use('/api/v1', createPlansRouter({ ...shared, thresholds: deps.thresholds }));
+  app.use('/api/v1', createIntegrationsRouter(shared));
+  for (const router of deps.extraRouters ?? []) app.use('/api/v1', router);
   app.use('/api', (req, _res, next) => next(new AppError('not_found', `no such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
+  if (deps.dashboard !== undefined) app.use(deps.dashboard);
   app.use(createErrorMiddleware(deps.onUnexpectedError));
   return app;
 }

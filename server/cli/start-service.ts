@@ -102,6 +102,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       beforeRead: () => flusher.flushNow(),
       health,
       registry: metrics.registry,
+      thresholds: config.analysis,
+      adminToken: config.adminToken,
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
     }),
   );

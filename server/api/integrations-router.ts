@@ -1,0 +1,64 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { AppError } from '../lib/app-error.js';
+import { listPlans } from '../store/list-plans.js';
+import type { Db } from '../store/open-database.js';
+import { INTEGRATION_STATUSES } from '../store/schema/index.js';
+import { updateIntegration } from '../store/update-integration.js';
+import { loadIntegrationViews } from '../views/load-integration-views.js';
+import { parseInput } from './parse-input.js';
+import { integrationToJson, integrationsToJson } from './to-json.js';
+
+export interface IntegrationsRouterDeps {
+  db: () => Db;
+  now: () => number;
+  beforeRead: () => void;
+}
+
+const text = (max: number) => z.string().trim().max(max).nullable().transform((v) => (v === '' ? null : v));
+
+const patchSchema = z
+  .object({
+    displayName: text(200),
+    owner: text(200),
+    contact: text(500),
+    status: z.enum(INTEGRATION_STATUSES),
+    notes: text(5000),
+  })
+  .partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change');
+
+const keyParam = z.object({ key: z.string().min(1).max(256) });
+
+/** The integrations registry: measured usage per caller beside what operators know about it. */
+export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
+  const router = Router();
+  const load = () => loadIntegrationViews(deps.db(), listPlans(deps.db()), deps.now());
+  const find = (key: string) => {
+    const found = load().integrations.find((i) => i.key === key);
+    if (found === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
+    return found;
+  };
+
+  router.get('/integrations', (req, res) => {
+    parseInput(z.object({}).strict(), req.query);
+    deps.beforeRead();
+    res.json(integrationsToJson(load()));
+  });
+
+  router.get('/integrations/:key', (req, res) => {
+    const { key } = parseInput(keyParam, req.params);
+    deps.beforeRead();
+    res.json(integrationToJson(find(key)));
+  });
+
+  router.patch('/integrations/:key', (req, res) => {
+    const { key } = parseInput(keyParam, req.params);
+    const patch = parseInput(patchSchema, req.body);
+    deps.beforeRead();
+    if (updateIntegration(deps.db(), key, patch, deps.now()) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
+    res.json(integrationToJson(find(key)));
+  });
+  return router;
+}

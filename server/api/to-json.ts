@@ -1,0 +1,83 @@
+import type { PlanStatus } from '../analysis/compute-plan-status.js';
+import type { Trend } from '../analysis/compute-trend.js';
+import type { PlanRecord } from '../store/plan-record.js';
+import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
+import type { PlanView } from '../views/load-plan-views.js';
+import type { ShareView } from '../views/load-share-view.js';
+
+/** Times leave the API as ISO-8601 UTC strings; everything else keeps its shape. */
+export function iso(at: number): string;
+export function iso(at: number | null | undefined): string | null;
+export function iso(at: number | null | undefined): string | null {
+  return at === null || at === undefined ? null : new Date(at).toISOString();
+}
+
+export function trendToJson(trend: Trend) {
+  const projection = trend.projection === null ? null : { ...trend.projection, ...('date' in trend.projection ? { date: iso(trend.projection.date) } : {}) };
+  return {
+    ...trend,
+    projection,
+    projectedDate: iso(trend.projectedDate),
+    line: trend.line.map((p) => ({ start: iso(p.start), share: p.share })),
+  };
+}
+
+export function shareToJson(view: ShareView) {
+  return {
+    scope: view.scope,
+    bucket: view.bucket,
+    from: iso(view.from),
+    to: iso(view.to),
+    target: view.target,
+    currentShare: view.currentShare,
+    series: view.series.map((p) => ({ ...p, start: iso(p.start) })),
+    trend: trendToJson(view.trend),
+  };
+}
+
+export function statusToJson(status: PlanStatus) {
+  return { ...status, projectedDate: iso(status.projectedDate) };
+}
+
+export function planRecordToJson(plan: PlanRecord) {
+  return {
+    id: plan.id,
+    name: plan.name,
+    scope: { kind: plan.scopeKind, value: plan.scopeValue },
+    announceDate: plan.announceDate,
+    retireDate: plan.retireDate,
+    targetShare: plan.targetShare,
+    policyUrl: plan.policyUrl,
+    brownouts: plan.brownouts.map((b) => ({ startsAt: iso(b.startsAt), endsAt: iso(b.endsAt), note: b.note })),
+    createdAt: iso(plan.createdAt),
+    updatedAt: iso(plan.updatedAt),
+    archivedAt: iso(plan.archivedAt),
+  };
+}
+
+/** A plan with its judgement; `withSeries` adds the daily curve the dashboard draws. */
+export function planViewToJson(view: PlanView, withSeries: boolean) {
+  const { series, ...share } = shareToJson(view.share);
+  return {
+    ...planRecordToJson(view.plan),
+    status: statusToJson(view.status),
+    currentShare: view.share.currentShare,
+    trend: share.trend,
+    ...(withSeries ? { series } : {}),
+  };
+}
+
+export function integrationToJson(view: IntegrationView) {
+  return {
+    ...view,
+    firstSeen: iso(view.firstSeen),
+    lastSeen: iso(view.lastSeen),
+    lastLegacySeen: iso(view.lastLegacySeen),
+    updatedAt: iso(view.updatedAt),
+    deadlines: view.deadlines.map((d) => ({ ...d, lastUsedDay: iso(d.lastUsedDay) })),
+  };
+}
+
+export function integrationsToJson(view: IntegrationsView) {
+  return { windowDays: view.windowDays, split: view.split, integrations: view.integrations.map(integrationToJson) };
+}

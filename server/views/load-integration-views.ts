@@ -1,0 +1,100 @@
+import { DAY_MS } from '../analysis/compute-week-start.js';
+import { listCallerVolumes, listScopeLastUse } from '../store/list-caller-usage.js';
+import { listIntegrations, type IntegrationRecord } from '../store/list-integrations.js';
+import type { Db } from '../store/open-database.js';
+import type { PlanRecord } from '../store/plan-record.js';
+import { planDay, scopeOf } from './load-plan-views.js';
+
+/** Keys that stand for callers nobody can phone: no trusted identity, or past the cap. */
+export const UNIDENTIFIED_KEYS: ReadonlySet<string> = new Set(['anonymous', 'other']);
+
+export const USAGE_WINDOW_DAYS = 30;
+
+export interface PlanDeadline {
+  planId: number;
+  planName: string;
+  state: 'ok' | 'fix-by' | 'overdue';
+  /** "OK", "Fix by 2027-03-01" or "Overdue", as a deadline report says it. */
+  label: string;
+  /** The last UTC day in the window the caller used the plan's scope, if it did. */
+  lastUsedDay: number | null;
+}
+
+export interface IntegrationView {
+  key: string;
+  source: string;
+  identifiable: boolean;
+  displayName: string | null;
+  owner: string | null;
+  contact: string | null;
+  status: IntegrationRecord['status'];
+  notes: string | null;
+  updatedAt: number | null;
+  /** Self-reported clientInfo: "claims to be …", never used to decide anything. */
+  claimsToBe: { name: string; version: string | null } | null;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  lastLegacySeen: number | null;
+  legacyServed: number;
+  served: number;
+  legacyShare: number | null;
+  deadlines: PlanDeadline[];
+}
+
+export interface IntegrationsView {
+  windowDays: number;
+  /** Served legacy requests in the window: callers you can phone versus the unknown installed base. */
+  split: { identifiable: number; unknown: number; total: number; identifiableShare: number | null };
+  integrations: IntegrationView[];
+}
+
+function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: number): PlanDeadline {
+  const base = { planId: plan.id, planName: plan.name, lastUsedDay: lastUsedDay ?? null };
+  if (lastUsedDay === undefined) return { ...base, state: 'ok', label: 'OK' };
+  if (now < planDay(plan.retireDate)) return { ...base, state: 'fix-by', label: `Fix by ${plan.retireDate}` };
+  return { ...base, state: 'overdue', label: 'Overdue' };
+}
+
+/** Every known caller with what was measured of it over the last 30 days, most legacy first. */
+export function loadIntegrationViews(db: Db, plans: readonly PlanRecord[], now: number): IntegrationsView {
+  const since = now - USAGE_WINDOW_DAYS * DAY_MS;
+  const volumes = new Map(listCallerVolumes(db, since).map((v) => [v.integration, v]));
+  const lastUse = plans.map((plan) => ({ plan, byCaller: listScopeLastUse(db, scopeOf(plan), since) }));
+  const records = new Map(listIntegrations(db).map((r) => [r.key, r]));
+  // Folded callers have no row of their own, but their volume belongs in the table.
+  const keys = new Set([...records.keys(), ...[...volumes.keys()].filter((k) => UNIDENTIFIED_KEYS.has(k))]);
+
+  const integrations = [...keys].map((key): IntegrationView => {
+    const record = records.get(key);
+    const volume = volumes.get(key);
+    const served = volume?.served ?? 0;
+    const legacyServed = volume?.legacyServed ?? 0;
+    return {
+      key,
+      source: record?.source ?? 'overflow',
+      identifiable: !UNIDENTIFIED_KEYS.has(key),
+      displayName: record?.displayName ?? null,
+      owner: record?.owner ?? null,
+      contact: record?.contact ?? null,
+      status: record?.status ?? 'unknown',
+      notes: record?.notes ?? null,
+      updatedAt: record?.updatedAt ?? null,
+      claimsToBe: record?.clientInfoName ? { name: record.clientInfoName, version: record.clientInfoVersion ?? null } : null,
+      firstSeen: record?.firstSeen ?? null,
+      lastSeen: record?.lastSeen ?? null,
+      lastLegacySeen: record?.lastLegacySeen ?? null,
+      legacyServed,
+      served,
+      legacyShare: served > 0 ? legacyServed / served : null,
+      deadlines: lastUse.map(({ plan, byCaller }) => deadlineOf(plan, byCaller.get(key), now)),
+    };
+  });
+  integrations.sort((a, b) => b.legacyServed - a.legacyServed || a.key.localeCompare(b.key));
+  const identifiable = integrations.filter((i) => i.identifiable).reduce((sum, i) => sum + i.legacyServed, 0);
+  const total = integrations.reduce((sum, i) => sum + i.legacyServed, 0);
+  return {
+    windowDays: USAGE_WINDOW_DAYS,
+    split: { identifiable, unknown: total - identifiable, total, identifiableShare: total > 0 ? identifiable / total : null },
+    integrations,
+  };
+}

@@ -1,0 +1,45 @@
+import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-status.js';
+import type { TrendThresholds } from '../analysis/compute-trend.js';
+import { DAY_MS } from '../analysis/compute-week-start.js';
+import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
+import type { Db } from '../store/open-database.js';
+import type { PlanRecord } from '../store/plan-record.js';
+import { loadShareView, type ShareView } from './load-share-view.js';
+
+export interface PlanView {
+  plan: PlanRecord;
+  scope: PlanScope;
+  status: PlanStatus;
+  share: ShareView;
+}
+
+/** A plan date (YYYY-MM-DD) as the UTC midnight it starts. */
+export function planDay(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+export function scopeOf(plan: Pick<PlanRecord, 'scopeKind' | 'scopeValue'>): PlanScope {
+  return plan.scopeKind === 'era' ? { kind: 'era', value: 'legacy' } : { kind: plan.scopeKind, value: plan.scopeValue };
+}
+
+/** How far back a plan's curve goes unless asked otherwise. */
+export const DEFAULT_CURVE_DAYS = 180;
+
+/**
+ * One plan judged against measured traffic: its share curve (daily unless asked, the last 180
+ * days unless asked), the weekly trend and the status with its reason.
+ */
+export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
+  const scope = scopeOf(plan);
+  const to = options.to ?? now;
+  const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
+  const share = loadShareView(db, { scope, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds });
+  const status = computePlanStatus(
+    { retireDate: planDay(plan.retireDate), announceDate: planDay(plan.announceDate), targetShare: plan.targetShare, label: summarizeScope(scope) },
+    share.trend,
+    share.currentShare,
+    now,
+    thresholds,
+  );
+  return { plan, scope, status, share };
+}

@@ -1,0 +1,45 @@
+import { computeShareSeries, type ShareBucket, type SharePoint, type ShareRow } from '../analysis/compute-share-series.js';
+import { computeTrend, type Trend, type TrendThresholds } from '../analysis/compute-trend.js';
+import { computeWeekStart, WEEK_MS } from '../analysis/compute-week-start.js';
+import type { PlanScope } from '../analysis/plan-scope.js';
+import { listLegacyCallerCounts } from '../store/list-legacy-caller-counts.js';
+import { listShareRows } from '../store/list-share-rows.js';
+import type { Db } from '../store/open-database.js';
+
+export interface ShareView {
+  scope: PlanScope;
+  bucket: ShareBucket;
+  from: number;
+  to: number;
+  target: number;
+  series: SharePoint[];
+  /** Fitted on complete weeks ending by `now`, whatever the bucket shown. */
+  trend: Trend;
+  /** The share of the latest bucket with traffic (which may still be in progress). */
+  currentShare: number | null;
+}
+
+export interface ShareViewQuery {
+  scope: PlanScope;
+  bucket: ShareBucket;
+  from: number;
+  to: number;
+  target: number;
+  now: number;
+  thresholds: TrendThresholds;
+}
+
+/** The share curve of one scope, with its trend: what the dashboard draws and the alerts judge. */
+export function loadShareView(db: Db, query: ShareViewQuery): ShareView {
+  const { scope, bucket, from, to, target, now, thresholds } = query;
+  // The trend looks back a fixed number of weeks from now, whatever range is displayed.
+  const trendFrom = Math.min(from, computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
+  const readTo = Math.max(to, now);
+  const rows = listShareRows(db, trendFrom, readTo) as ShareRow[];
+  const callers = scope.kind === 'era' ? listLegacyCallerCounts(db, trendFrom, readTo) : [];
+  const series = computeShareSeries({ rows, legacyIntegrations: callers, scope, bucket, from, to });
+  const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, bucket: 'week', from: trendFrom, to: readTo });
+  const trend = computeTrend(weekly, target, thresholds, now);
+  const latest = [...series].reverse().find((point) => point.share !== null);
+  return { scope, bucket, from, to, target, series, trend, currentShare: latest?.share ?? null };
+}
