@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApiApp } from '../api/create-api-app.js';
+import { serveDashboard } from '../api/serve-dashboard.js';
 import type { MeteringHealth } from '../api/health-router.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
@@ -104,6 +105,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       registry: metrics.registry,
       thresholds: config.analysis,
       adminToken: config.adminToken,
+      dashboard: serveDashboard(),
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
     }),
   );
