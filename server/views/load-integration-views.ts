@@ -1,4 +1,5 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
+import { bucketStart } from '../lib/time-bucket.js';
 import { listCallerVolumes, listScopeLastUse } from '../store/list-caller-usage.js';
 import { listIntegrations, type IntegrationRecord } from '../store/list-integrations.js';
 import type { Db } from '../store/open-database.js';
@@ -57,7 +58,8 @@ function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: numb
 
 /** Every known caller with what was measured of it over the last 30 days, most legacy first. */
 export function loadIntegrationViews(db: Db, plans: readonly PlanRecord[], now: number): IntegrationsView {
-  const since = now - USAGE_WINDOW_DAYS * DAY_MS;
+  // The window is whole UTC days: today and the 29 before it.
+  const since = bucketStart(now, 'day') - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
   const volumes = new Map(listCallerVolumes(db, since).map((v) => [v.integration, v]));
   const lastUse = plans.map((plan) => ({ plan, byCaller: listScopeLastUse(db, scopeOf(plan), since) }));
   const records = new Map(listIntegrations(db).map((r) => [r.key, r]));
