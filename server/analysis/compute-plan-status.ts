@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from './compute-week-start.js';
 import type { Trend, TrendThresholds } from './compute-trend.js';
-import { formatDay, formatPercent, formatPointsPerWeek, formatPValue } from './format-numbers.js';
+import { formatDay, formatPercent, formatPointsPerWeek, formatPValue, formatYear } from './format-numbers.js';
 
 export interface RetirementPlan {
   retireDate: number;
@@ -70,7 +70,7 @@ export function computePlanStatus(plan: RetirementPlan, trend: Trend, currentSha
   if (trend.projectedDate === null) {
     const why =
       projection.kind === 'too-far'
-        ? `at this rate it would reach ${target} only in ${formatDay(projection.date).slice(0, 4)}, long after ${retire}`
+        ? `at this rate it would reach ${target} only in ${formatYear(projection.date)}, long after ${retire}`
         : `at this rate it will not reach ${target} by ${retire}`;
     return result('off-track', `${head}; ${why}.`);
   }

@@ -82,7 +82,8 @@ function isInScopeServed(scope: PlanScope, row: ShareRow): boolean {
  * One zero-filled point per bucket that overlaps [from, to), in time order. Buckets are whole:
  * `from` is floored to its bucket start and the last bucket keeps all its days, because a partial
  * week would bring back the weekday seasonality that weekly buckets exist to cancel. Rows whose
- * count is not a positive finite number are ignored.
+ * count is not a positive finite number are ignored. One point is allocated per bucket, so the
+ * caller (the API's query schema) bounds the range.
  */
 export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   const { rows, scope, bucket, from, to } = input;

@@ -6,7 +6,7 @@
  */
 import type { SharePoint } from './compute-share-series.js';
 import { WEEK_MS } from './compute-week-start.js';
-import { formatDay, formatPercent, formatPointsPerWeek } from './format-numbers.js';
+import { formatDay, formatPercent, formatPointsPerWeek, formatYear } from './format-numbers.js';
 import { computeMannKendall, type MannKendall } from './mann-kendall.js';
 import { projectShareCrossing, type TrendLinePoint, type WeeklyShare } from './project-share-crossing.js';
 import { computeTheilSen } from './theil-sen.js';
@@ -42,7 +42,12 @@ export type TrendProjection =
 interface TrendCommon {
   /** Complete weeks with served traffic that the trend used. */
   weeks: number;
+  /** What the trend says, in a sentence; for "not enough data", why. */
   reason: string;
+  /**
+   * The fitted curve at each used week start, then weekly to the crossing. It is the share at
+   * Monday 00:00, so on a falling curve it sits half a week's decline above the weekly averages.
+   */
   line: TrendLinePoint[];
 }
 
@@ -119,7 +124,7 @@ export function computeTrend(weekly: readonly SharePoint[], target: number, thre
     return { ...fitted, projection, projectedDate: null, reason, line: crossing.line };
   }
   if (projection.kind === 'too-far') {
-    const reason = `At the fitted rate (${halving}) the ${formatPercent(target)} target would be reached only in ${formatDay(projection.date).slice(0, 4)}, more than 50 years away.`;
+    const reason = `At the fitted rate (${halving}) the ${formatPercent(target)} target would be reached only in ${formatYear(projection.date)}, more than 50 years away.`;
     return { ...fitted, projection, projectedDate: null, reason, line: crossing.line };
   }
   const reason = projection.fittedBelowAlready

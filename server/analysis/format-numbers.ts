@@ -13,11 +13,16 @@ export function formatDay(at: number): string {
   return Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at).toISOString().slice(0, 10) : 'never';
 }
 
-/** "p = 0.41", "p = 0.012", "p < 0.001". */
+/** Epoch ms → "2081" (UTC), and "the far future" past what Date can hold. */
+export function formatYear(at: number): string {
+  return Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? String(new Date(at).getUTCFullYear()) : 'the far future';
+}
+
+/** "p = 0.41", "p = 0.0042", "p < 0.001": two significant digits where two decimals would say 0.00. */
 export function formatPValue(p: number): string {
   if (!Number.isFinite(p)) return 'p unknown';
   if (p < 0.001) return 'p < 0.001';
-  return `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`;
+  return `p = ${p < 0.01 ? p.toPrecision(2) : p.toFixed(2)}`;
 }
 
 /** A share slope per week in percentage points: −0.0002 → "−0.02 pp/week". */

@@ -4,7 +4,7 @@
  * Pure. Invariant: every share on the returned line is in [0, 1]; a date is returned only when
  * the fitted log-slope is negative and the crossing is less than 50 years away.
  */
-import { WEEK_MS } from './compute-week-start.js';
+import { DAY_MS, WEEK_MS } from './compute-week-start.js';
 import { computeTheilSen, type TheilSen } from './theil-sen.js';
 
 /**
@@ -13,7 +13,7 @@ import { computeTheilSen, type TheilSen } from './theil-sen.js';
  * at or below it is treated as reaching it.
  */
 export const SHARE_FLOOR = 1e-6;
-export const MAX_PROJECTION_MS = 50 * 365.25 * 86_400_000;
+export const MAX_PROJECTION_MS = 50 * 365.25 * DAY_MS;
 /** Five years of weekly points is more than any chart shows usefully. */
 export const MAX_EXTENSION_WEEKS = 260;
 

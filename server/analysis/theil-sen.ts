@@ -39,5 +39,6 @@ export function computeTheilSen(xs: readonly number[], ys: readonly number[]): T
   const slope = computeMedian(slopes);
   if (!Number.isFinite(slope)) return null;
   const intercept = computeMedian(points.map(([x, y]) => y - slope * x));
-  return Number.isFinite(intercept) ? { slope, intercept } : null;
+  // `+ 0` turns −0 (a flat fit through a falling x) into 0.
+  return Number.isFinite(intercept) ? { slope: slope + 0, intercept: intercept + 0 } : null;
 }
