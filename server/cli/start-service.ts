@@ -1,4 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { createAlertRunner } from '../alerts/run-alerts.js';
+import { scheduleAlerts } from '../alerts/schedule-alerts.js';
+import { createAlertsRouter } from '../api/alerts-router.js';
 import { createApiApp } from '../api/create-api-app.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
 import type { MeteringHealth } from '../api/health-router.js';
@@ -95,6 +98,11 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     };
   };
 
+  const alertRunner =
+    store === undefined
+      ? undefined
+      : createAlertRunner({ db: store.db, now, thresholds: config.analysis, settings: config.alerts, metering: () => flusher.health(), beforeRead: () => flusher.flushNow(), logger });
+
   const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
   const api = createServer(
     createApiApp({
@@ -106,6 +114,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       thresholds: config.analysis,
       adminToken: config.adminToken,
       dashboard: serveDashboard(),
+      extraRouters: [createAlertsRouter({ db: store?.db, runner: alertRunner })],
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
     }),
   );
@@ -124,6 +133,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   applyRetention();
   const retention = setInterval(applyRetention, RETENTION_EVERY_MS);
   retention.unref();
+  const stopAlerts = alertRunner === undefined ? async () => undefined : scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger });
 
   logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: store?.path }, 'mcp-sunset serving');
   return {
@@ -133,6 +143,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     flush: () => flusher.flushNow(),
     health,
     async stop() {
+      // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
+      await stopAlerts();
       clearInterval(retention);
       await closeServer(sidecar);
       meter.settleAllPending();

@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
 const hostPort = z
@@ -39,7 +40,7 @@ const webhookSchema = z
 const alertsSchema = z
   .object({
     /** node-cron expression for evaluating the rules; they can also be run on demand through the API. */
-    schedule: z.string().min(1).default('*/15 * * * *'),
+    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */15 * * * *').default('*/15 * * * *'),
     webhooks: z.array(webhookSchema).default([]),
     /** Delivery attempts per transition, with exponential backoff starting at initialBackoffMs. */
     maxAttempts: positiveInt.default(5),

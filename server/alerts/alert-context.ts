@@ -1,0 +1,48 @@
+/**
+ * What the alert rules judge: a plain snapshot built by `loadAlertContext` (I/O) and handed to the
+ * pure checks, so every rule can be tested with a hand-built object.
+ */
+import type { PlanStatus } from '../analysis/compute-plan-status.js';
+import type { NewLegacyCaller } from '../store/list-new-legacy-callers.js';
+
+/** One active plan, reduced to what the rules read from its view. */
+export interface AlertPlan {
+  id: number;
+  name: string;
+  /** "Legacy", "http+sse", "Version 2025-06-18". */
+  scopeLabel: string;
+  retireDate: string;
+  /** The retire date as the UTC midnight it starts. */
+  retireDay: number;
+  targetShare: number;
+  status: PlanStatus;
+  /** The latest share with traffic (the week may still be in progress); null without traffic. */
+  currentShare: number | null;
+  trend: { flat: boolean; significantDecrease: boolean; slopePerWeek: number | null; weeks: number; reason: string };
+}
+
+/** The flusher's health as the alerts see it (FlushHealth fits this shape). */
+export interface MeteringSnapshot {
+  lastFlushAt: number | undefined;
+  droppedEvents: number;
+  consecutiveFailures: number;
+  lastError: string | undefined;
+}
+
+export interface AlertMetering extends MeteringSnapshot {
+  /** Dropped events seen by the previous evaluation; null when there was none. */
+  previousDroppedEvents: number | null;
+  /** When this process started watching: the stand-in for a flush that has not happened yet. */
+  watchingSince: number;
+}
+
+export interface AlertContext {
+  now: number;
+  plans: readonly AlertPlan[];
+  /** Callers first served on the legacy path recently, identifiable or not. */
+  newLegacyCallers: readonly NewLegacyCaller[];
+  /** The first day any caller was served on the legacy path: callers seen since then are the baseline, not news. */
+  legacyMeteredSince: number | null;
+  metering: AlertMetering;
+  settings: { approachingDays: readonly number[]; noFlushMinutes: number };
+}

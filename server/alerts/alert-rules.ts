@@ -1,0 +1,137 @@
+/**
+ * The alert rules as data: one entry per rule with its severity, how many consecutive positive
+ * evaluations it needs before it fires, and a pure check over the evaluation context.
+ * Invariant: a check never throws and returns at most one finding per subject.
+ */
+import { DAY_MS } from '../analysis/compute-week-start.js';
+import { formatDay, formatPercent, formatPointsPerWeek } from '../analysis/format-numbers.js';
+import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
+import type { AlertContext, AlertPlan } from './alert-context.js';
+
+export type AlertSeverity = 'info' | 'warning' | 'critical';
+
+export type AlertRuleId = 'curve-flattened' | 'projection-misses-retire-date' | 'new-legacy-integration' | 'retire-date-approaching' | 'metering-loss';
+
+/** What a rule found about one subject; the alert's fingerprint is `${rule}:${subject}`. */
+export interface Finding {
+  subject: string;
+  summary: string;
+  details: Record<string, unknown>;
+}
+
+export interface AlertRule {
+  id: AlertRuleId;
+  severity: AlertSeverity;
+  /** Consecutive evaluations that must find a subject before its alert fires. */
+  consecutive: number;
+  description: string;
+  check(context: AlertContext): Finding[];
+}
+
+/** A caller stays "new" this long after its first served-legacy day. */
+export const NEW_CALLER_DAYS = 7;
+
+const iso = (at: number | null | undefined) => (at === null || at === undefined ? null : new Date(at).toISOString());
+
+function planDetails(plan: AlertPlan): Record<string, unknown> {
+  return { planId: plan.id, planName: plan.name, scope: plan.scopeLabel, retireDate: plan.retireDate, currentShare: plan.currentShare, targetShare: plan.targetShare };
+}
+
+/** Above target: there is still legacy traffic the plan has to get rid of. */
+function isAboveTarget(plan: AlertPlan): plan is AlertPlan & { currentShare: number } {
+  return plan.currentShare !== null && plan.currentShare > plan.targetShare;
+}
+
+function checkCurveFlattened(context: AlertContext): Finding[] {
+  return context.plans
+    .filter(isAboveTarget)
+    .filter((plan) => plan.trend.flat && plan.status.status !== 'met')
+    .map((plan) => ({
+      subject: `plan:${plan.id}`,
+      summary: `Plan "${plan.name}": ${plan.scopeLabel} share has stopped falling at ${formatPercent(plan.currentShare)} (${formatPointsPerWeek(plan.trend.slopePerWeek ?? 0)}), above the ${formatPercent(plan.targetShare)} target`,
+      details: { ...planDetails(plan), slopePerWeek: plan.trend.slopePerWeek, weeks: plan.trend.weeks, trend: plan.trend.reason },
+    }));
+}
+
+function checkProjectionMisses(context: AlertContext): Finding[] {
+  return context.plans
+    .filter((plan) => {
+      const { status, projectedDate } = plan.status;
+      // An at-risk plan whose projection is in time (a decline not yet significant) is not a miss.
+      return (status === 'at-risk' || status === 'off-track') && isAboveTarget(plan) && (projectedDate === null || projectedDate > plan.retireDay);
+    })
+    .map((plan) => ({
+      subject: `plan:${plan.id}`,
+      summary: `Plan "${plan.name}" is ${plan.status.status}: ${plan.status.reason}`,
+      details: { ...planDetails(plan), status: plan.status.status, projectedDate: iso(plan.status.projectedDate), reason: plan.status.reason },
+    }));
+}
+
+function checkNewLegacyIntegration(context: AlertContext): Finding[] {
+  const since = context.legacyMeteredSince;
+  return context.newLegacyCallers
+    .filter((caller) => !UNIDENTIFIED_KEYS.has(caller.integration))
+    .filter((caller) => context.now - caller.firstDay < NEW_CALLER_DAYS * DAY_MS)
+    // Callers already there on the first metered day are the installed base, not newcomers.
+    .filter((caller) => since !== null && caller.firstDay > since)
+    .map((caller) => {
+      const name = caller.displayName ?? caller.integration;
+      const claims = caller.clientInfoName === null ? '' : ` (claims to be "${caller.clientInfoName}")`;
+      return {
+        subject: `integration:${caller.integration}`,
+        summary: `New legacy caller ${name}${claims}: first served on the legacy path on ${formatDay(caller.firstDay)}`,
+        details: { integration: caller.integration, displayName: caller.displayName, claimsToBe: caller.clientInfoName, firstLegacyDay: formatDay(caller.firstDay) },
+      };
+    });
+}
+
+function checkRetireDateApproaching(context: AlertContext): Finding[] {
+  const thresholds = [...new Set(context.settings.approachingDays)].sort((a, b) => b - a);
+  return context.plans.filter(isAboveTarget).flatMap((plan) => {
+    if (context.now >= plan.retireDay) return [];
+    const daysLeft = Math.ceil((plan.retireDay - context.now) / DAY_MS);
+    return thresholds
+      .filter((days) => daysLeft <= days)
+      .map((days) => ({
+        subject: `plan:${plan.id}:T-${days}`,
+        summary: `Plan "${plan.name}" retires on ${plan.retireDate}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}, with ${plan.scopeLabel} share still at ${formatPercent(plan.currentShare)}, above the ${formatPercent(plan.targetShare)} target`,
+        details: { ...planDetails(plan), thresholdDays: days, daysToRetire: daysLeft },
+      }));
+  });
+}
+
+function checkMeteringLoss(context: AlertContext): Finding[] {
+  const m = context.metering;
+  // The dropped count lives in process memory: a smaller number than last time means a restart, counting from 0.
+  const baseline = m.previousDroppedEvents === null || m.droppedEvents < m.previousDroppedEvents ? 0 : m.previousDroppedEvents;
+  const newlyDropped = m.droppedEvents - baseline;
+  const lastFlush = m.lastFlushAt ?? m.watchingSince;
+  const minutesSinceFlush = Math.floor((context.now - lastFlush) / 60_000);
+  const problems: string[] = [];
+  if (newlyDropped > 0) problems.push(`${newlyDropped} events dropped since the last check`);
+  if (m.consecutiveFailures > 0) problems.push(`${m.consecutiveFailures} consecutive failed flushes${m.lastError === undefined ? '' : ` (${m.lastError})`}`);
+  if (context.now - lastFlush >= context.settings.noFlushMinutes * 60_000) problems.push(`no flush for ${minutesSinceFlush} minutes`);
+  if (problems.length === 0) return [];
+  return [
+    {
+      subject: 'metering',
+      summary: `Metering is losing data: ${problems.join('; ')}`,
+      details: {
+        droppedEvents: m.droppedEvents,
+        newlyDropped,
+        consecutiveFailures: m.consecutiveFailures,
+        lastError: m.lastError ?? null,
+        lastFlushAt: iso(m.lastFlushAt),
+        minutesSinceFlush,
+      },
+    },
+  ];
+}
+
+export const ALERT_RULES: readonly AlertRule[] = [
+  { id: 'curve-flattened', severity: 'warning', consecutive: 2, description: "A plan's share curve has stopped falling while still above target.", check: checkCurveFlattened },
+  { id: 'projection-misses-retire-date', severity: 'critical', consecutive: 1, description: "A plan's projection reaches its target after the retire date, or never.", check: checkProjectionMisses },
+  { id: 'new-legacy-integration', severity: 'info', consecutive: 1, description: `An identifiable caller was first served on the legacy path in the last ${NEW_CALLER_DAYS} days.`, check: checkNewLegacyIntegration },
+  { id: 'retire-date-approaching', severity: 'warning', consecutive: 1, description: "A plan's retire date is near (each configured threshold) while its share is above target.", check: checkRetireDateApproaching },
+  { id: 'metering-loss', severity: 'critical', consecutive: 1, description: 'Counts were dropped, flushes are failing, or nothing has been flushed for a while.', check: checkMeteringLoss },
+];

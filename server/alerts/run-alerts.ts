@@ -1,0 +1,134 @@
+import type { TrendThresholds } from '../analysis/compute-trend.js';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../lib/create-logger.js';
+import type { AlertDeliveryRecord, AlertRecord } from '../store/alert-record.js';
+import { deleteAlerts } from '../store/delete-alerts.js';
+import { getAlertSetting } from '../store/get-alert-setting.js';
+import { insertAlertDelivery } from '../store/insert-alert-delivery.js';
+import { listAlerts } from '../store/list-alerts.js';
+import type { Db } from '../store/open-database.js';
+import { upsertAlertSetting } from '../store/upsert-alert-setting.js';
+import { upsertAlerts } from '../store/upsert-alerts.js';
+import type { MeteringSnapshot } from './alert-context.js';
+import { ALERT_RULES } from './alert-rules.js';
+import { deliverAlert } from './deliver-alert.js';
+import { collectFindings, evaluateAlerts } from './evaluate-alerts.js';
+import { loadAlertContext } from './load-alert-context.js';
+
+export interface AlertRunnerDeps {
+  db: Db;
+  now: () => number;
+  thresholds: TrendThresholds;
+  settings: Config['alerts'];
+  /** The flusher's health, read before `beforeRead` so a flush made for the run cannot hide a stall. */
+  metering: () => MeteringSnapshot;
+  /** Writes pending counts, so the rules see every request completed before the run. */
+  beforeRead?: () => void;
+  logger: Logger;
+  attemptTimeoutMs?: number;
+}
+
+export interface DeliveredTransition {
+  kind: 'firing' | 'resolved';
+  alert: AlertRecord;
+  deliveries: AlertDeliveryRecord[];
+}
+
+export interface AlertRun {
+  evaluatedAt: number;
+  transitions: DeliveredTransition[];
+}
+
+const DROPPED_KEY = 'alerts.meteringDroppedEvents';
+
+/** Evaluates every rule at `now` and saves the result in one transaction; answers the transitions to announce. */
+function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): { evaluatedAt: number; transitions: { kind: 'firing' | 'resolved'; alert: AlertRecord }[] } {
+  const { db } = deps;
+  const flush = deps.metering();
+  deps.beforeRead?.();
+  const now = deps.now();
+  const previousDropped = getAlertSetting(db, DROPPED_KEY);
+  const context = loadAlertContext(db, {
+    now,
+    thresholds: deps.thresholds,
+    settings: deps.settings,
+    metering: { ...flush, previousDroppedEvents: previousDropped === undefined ? null : Number(previousDropped), watchingSince },
+  });
+  const previous = listAlerts(db).map(({ id: _id, deliverySummary: _summary, ...draft }) => draft);
+  const evaluation = evaluateAlerts(previous, collectFindings(ALERT_RULES, context), now);
+  return db.transaction(() => {
+    const saved = new Map(upsertAlerts(db, evaluation.changed).map((row) => [row.fingerprint, row]));
+    deleteAlerts(db, evaluation.dropped);
+    upsertAlertSetting(db, DROPPED_KEY, String(flush.droppedEvents));
+    return { evaluatedAt: now, transitions: evaluation.transitions.map((t) => ({ kind: t.kind, alert: saved.get(t.alert.fingerprint)! })) };
+  });
+}
+
+/**
+ * Tells every webhook about every transition and records each outcome. A webhook gets the
+ * transitions one at a time, in order, so a receiver never sees a resolve before its fire;
+ * webhooks do not wait for each other. Never throws.
+ */
+async function deliverAll(deps: AlertRunnerDeps, transitions: readonly { kind: 'firing' | 'resolved'; alert: AlertRecord }[], signal: AbortSignal): Promise<DeliveredTransition[]> {
+  const delivered = transitions.map((t) => ({ ...t, deliveries: [] as AlertDeliveryRecord[] }));
+  const { maxAttempts, initialBackoffMs } = deps.settings;
+  const policy = { maxAttempts, initialBackoffMs, signal, ...(deps.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: deps.attemptTimeoutMs }) };
+  await Promise.all(
+    deps.settings.webhooks.map(async (webhook) => {
+      for (const entry of delivered) {
+        const outcome = await deliverAlert(entry.kind, entry.alert, webhook, policy);
+        const log = { webhook: webhook.name, alert: entry.alert.fingerprint, transition: entry.kind, attempts: outcome.attempts, error: outcome.lastError };
+        if (outcome.status === 'failed') deps.logger.warn(log, 'alert delivery failed');
+        try {
+          entry.deliveries.push(insertAlertDelivery(deps.db, { alertId: entry.alert.id, transition: entry.kind, webhook: webhook.name, format: webhook.format, ...outcome, at: deps.now() }));
+        } catch (error) {
+          deps.logger.error({ ...log, err: error }, 'could not record an alert delivery');
+        }
+      }
+    }),
+  );
+  return delivered;
+}
+
+/** One run: evaluate, save, then deliver (awaitable, so callers can wait for the webhooks). */
+export async function runAlerts(deps: AlertRunnerDeps, options: { watchingSince: number; signal: AbortSignal }): Promise<AlertRun> {
+  const { evaluatedAt, transitions } = evaluateAndSave(deps, options.watchingSince);
+  for (const t of transitions) deps.logger.info({ alert: t.alert.fingerprint, severity: t.alert.severity, summary: t.alert.summary }, `alert ${t.kind}`);
+  return { evaluatedAt, transitions: await deliverAll(deps, transitions, options.signal) };
+}
+
+export interface AlertRunner {
+  /** Runs now, after any run in progress (deliveries included), so notifications stay in order. */
+  run(): Promise<AlertRun>;
+  /** True while a run is in progress or queued. */
+  readonly busy: boolean;
+  /** Refuses further runs, abandons pending delivery attempts (recorded as failed) and waits for the run to end. */
+  close(): Promise<void>;
+}
+
+export function createAlertRunner(deps: AlertRunnerDeps): AlertRunner {
+  const watchingSince = deps.now();
+  const stopping = new AbortController();
+  let current: Promise<AlertRun> | undefined;
+  return {
+    run() {
+      const next = (current ?? Promise.resolve()).catch(() => undefined).then(() => {
+        if (stopping.signal.aborted) throw new Error('the alert runner is closed');
+        return runAlerts(deps, { watchingSince, signal: stopping.signal });
+      });
+      current = next;
+      const clear = () => {
+        if (current === next) current = undefined;
+      };
+      next.then(clear, clear);
+      return next;
+    },
+    get busy() {
+      return current !== undefined;
+    },
+    async close() {
+      stopping.abort(new Error('the service is stopping'));
+      await current?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { AlertRecord, DeliverySummary } from './alert-record.js';
+import type { Db } from './open-database.js';
+import { alertDeliveriesTable, alertsTable, type AlertState } from './schema/index.js';
+
+export interface AlertListing extends AlertRecord {
+  deliverySummary: DeliverySummary;
+}
+
+const NO_DELIVERIES: DeliverySummary = { delivered: 0, failed: 0, lastError: null, lastAt: null };
+
+/** Alerts, optionally in one state, most recently evaluated first, each with a summary of its deliveries. */
+export function listAlerts(db: Db, options: { state?: AlertState } = {}): AlertListing[] {
+  const query = db.select().from(alertsTable);
+  const rows = (options.state === undefined ? query : query.where(eq(alertsTable.state, options.state)))
+    .orderBy(desc(alertsTable.lastEvaluatedAt), desc(alertsTable.id))
+    .all();
+  if (rows.length === 0) return [];
+  const d = alertDeliveriesTable;
+  const summaries = db
+    .select({
+      alertId: d.alertId,
+      delivered: sql<number>`sum(case when ${d.status} = 'delivered' then 1 else 0 end)`,
+      failed: sql<number>`sum(case when ${d.status} = 'failed' then 1 else 0 end)`,
+      lastAt: sql<number>`max(${d.at})`,
+      lastError: sql<string | null>`(select f.last_error from alert_deliveries f where f.alert_id = ${d.alertId} and f.status = 'failed' order by f.at desc, f.id desc limit 1)`,
+    })
+    .from(d)
+    .groupBy(d.alertId)
+    .all();
+  const byAlert = new Map(summaries.map(({ alertId, ...summary }) => [alertId, summary]));
+  return rows.map((row) => ({ ...row, deliverySummary: byAlert.get(row.id) ?? NO_DELIVERIES }));
+}

@@ -1,0 +1,179 @@
+import { describe, expect, test } from 'vitest';
+import type { AlertContext, AlertPlan } from '../../server/alerts/alert-context.js';
+import { ALERT_RULES, type AlertRuleId } from '../../server/alerts/alert-rules.js';
+import type { PlanStatus } from '../../server/analysis/compute-plan-status.js';
+import { DAY_MS } from '../../server/analysis/compute-week-start.js';
+import type { NewLegacyCaller } from '../../server/store/list-new-legacy-callers.js';
+
+const NOW = Date.UTC(2027, 0, 15, 12, 0);
+const RETIRE_DAY = Date.UTC(2027, 2, 1);
+const MINUTE = 60_000;
+
+function plan(overrides: Partial<Omit<AlertPlan, 'status' | 'trend'>> & { status?: Partial<PlanStatus>; trend?: Partial<AlertPlan['trend']> } = {}): AlertPlan {
+  const { status, trend, ...rest } = overrides;
+  return {
+    id: 1,
+    name: 'Legacy sunset',
+    scopeLabel: 'Legacy',
+    retireDate: '2027-03-01',
+    retireDay: RETIRE_DAY,
+    targetShare: 0.01,
+    currentShare: 0.2,
+    ...rest,
+    status: { status: 'on-track', reason: 'Legacy share is 20.00% and falling.', projectedDate: RETIRE_DAY - 10 * DAY_MS, daysToRetire: 45, ...status },
+    trend: { flat: false, significantDecrease: true, slopePerWeek: -0.02, weeks: 10, reason: 'falling', ...trend },
+  };
+}
+
+function context(overrides: Partial<AlertContext> = {}): AlertContext {
+  return {
+    now: NOW,
+    plans: [],
+    newLegacyCallers: [],
+    legacyMeteredSince: NOW - 90 * DAY_MS,
+    metering: { lastFlushAt: NOW - 1000, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW - DAY_MS },
+    settings: { approachingDays: [30, 7], noFlushMinutes: 5 },
+    ...overrides,
+  };
+}
+
+function check(id: AlertRuleId, ctx: AlertContext) {
+  const rule = ALERT_RULES.find((r) => r.id === id)!;
+  return rule.check(ctx);
+}
+const subjects = (id: AlertRuleId, ctx: AlertContext) => check(id, ctx).map((f) => f.subject);
+
+describe('the rule table', () => {
+  test('every rule has a unique id, a severity, a description and a consecutive count', () => {
+    expect(ALERT_RULES.map((r) => r.id)).toEqual(['curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss']);
+    for (const rule of ALERT_RULES) {
+      expect(rule.description.length, rule.id).toBeGreaterThan(20);
+      expect(rule.consecutive, rule.id).toBe(rule.id === 'curve-flattened' ? 2 : 1);
+    }
+  });
+
+  test('no rule finds anything in a healthy context', () => {
+    const healthy = context({ plans: [plan()] });
+    for (const rule of ALERT_RULES) expect(rule.check(healthy), rule.id).toEqual([]);
+  });
+});
+
+describe('curve-flattened', () => {
+  test.each<[string, AlertPlan, boolean]>([
+    ['a flat trend above target', plan({ trend: { flat: true, significantDecrease: false, slopePerWeek: 0.0002 } }), true],
+    ['a falling trend', plan(), false],
+    ['a flat trend once the target is met', plan({ currentShare: 0.005, trend: { flat: true }, status: { status: 'met' } }), false],
+    ['a flat trend with no traffic in the latest bucket', plan({ currentShare: null, trend: { flat: true } }), false],
+  ])('%s → %s', (_name, p, fires) => {
+    expect(subjects('curve-flattened', context({ plans: [p] }))).toEqual(fires ? ['plan:1'] : []);
+  });
+
+  test('the summary states the share, the slope and the target', () => {
+    const [found] = check('curve-flattened', context({ plans: [plan({ trend: { flat: true, slopePerWeek: 0.0002 } })] }));
+    expect(found?.summary).toBe('Plan "Legacy sunset": Legacy share has stopped falling at 20.00% (0.02 pp/week), above the 1.00% target');
+    expect(found?.details).toMatchObject({ planId: 1, currentShare: 0.2, targetShare: 0.01, slopePerWeek: 0.0002 });
+  });
+});
+
+describe('projection-misses-retire-date', () => {
+  test.each<[string, Partial<PlanStatus>, boolean]>([
+    ['off-track with no projection', { status: 'off-track', projectedDate: null }, true],
+    ['off-track, projected after the retire date', { status: 'off-track', projectedDate: RETIRE_DAY + 40 * DAY_MS }, true],
+    ['at-risk, projected a few days late', { status: 'at-risk', projectedDate: RETIRE_DAY + 5 * DAY_MS }, true],
+    ['at-risk only because the decline is not yet significant', { status: 'at-risk', projectedDate: RETIRE_DAY - 5 * DAY_MS }, false],
+    ['on-track', { status: 'on-track', projectedDate: RETIRE_DAY - 5 * DAY_MS }, false],
+    ['unknown', { status: 'unknown', projectedDate: null }, false],
+    ['met', { status: 'met', projectedDate: NOW }, false],
+  ])('%s → %s', (_name, status, fires) => {
+    expect(subjects('projection-misses-retire-date', context({ plans: [plan({ status })] }))).toEqual(fires ? ['plan:1'] : []);
+  });
+
+  test('the summary carries the status and its reason; details the projected date as ISO', () => {
+    const [found] = check('projection-misses-retire-date', context({ plans: [plan({ status: { status: 'off-track', reason: 'Too slow.', projectedDate: RETIRE_DAY + 40 * DAY_MS } })] }));
+    expect(found?.summary).toBe('Plan "Legacy sunset" is off-track: Too slow.');
+    expect(found?.details).toMatchObject({ status: 'off-track', projectedDate: '2027-04-10T00:00:00.000Z' });
+  });
+});
+
+describe('new-legacy-integration', () => {
+  const today = Date.UTC(2027, 0, 15);
+  const caller = (integration: string, firstDay: number, extra: Partial<NewLegacyCaller> = {}): NewLegacyCaller => ({ integration, firstDay, displayName: null, clientInfoName: null, ...extra });
+
+  test.each<[string, NewLegacyCaller, boolean]>([
+    ['first served today', caller('tok_a', today), true],
+    ['first served six days ago', caller('tok_a', today - 6 * DAY_MS), true],
+    ['first served seven days ago', caller('tok_a', today - 7 * DAY_MS), false],
+    ['anonymous callers cannot be phoned', caller('anonymous', today), false],
+    ['callers past the cap are folded into other', caller('other', today), false],
+    ['a stdio caller named by the operator', caller('stdio:cursor', today), true],
+  ])('%s → %s', (_name, c, fires) => {
+    expect(subjects('new-legacy-integration', context({ newLegacyCallers: [c] }))).toEqual(fires ? [`integration:${c.integration}`] : []);
+  });
+
+  test('callers there since the first metered day are the installed base, not news', () => {
+    expect(subjects('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today)], legacyMeteredSince: today }))).toEqual([]);
+    expect(subjects('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today)], legacyMeteredSince: null }))).toEqual([]);
+  });
+
+  test('the summary names the caller, its claim as a claim, and the day', () => {
+    const [found] = check('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today, { displayName: 'Billing bot', clientInfoName: 'billing' })] }));
+    expect(found?.summary).toBe('New legacy caller Billing bot (claims to be "billing"): first served on the legacy path on 2027-01-15');
+    expect(found?.details).toMatchObject({ integration: 'tok_a', firstLegacyDay: '2027-01-15' });
+  });
+});
+
+describe('retire-date-approaching', () => {
+  const at = (now: number, p: AlertPlan = plan()) => subjects('retire-date-approaching', context({ now, plans: [p] }));
+
+  test.each<[string, number, string[]]>([
+    ['31 days before', RETIRE_DAY - 31 * DAY_MS, []],
+    ['just over 30 days before', RETIRE_DAY - 30 * DAY_MS - 1, []],
+    ['exactly 30 days before', RETIRE_DAY - 30 * DAY_MS, ['plan:1:T-30']],
+    ['8 days before', RETIRE_DAY - 8 * DAY_MS, ['plan:1:T-30']],
+    ['just over 7 days before', RETIRE_DAY - 7 * DAY_MS - 1, ['plan:1:T-30']],
+    ['exactly 7 days before', RETIRE_DAY - 7 * DAY_MS, ['plan:1:T-30', 'plan:1:T-7']],
+    ['one millisecond before', RETIRE_DAY - 1, ['plan:1:T-30', 'plan:1:T-7']],
+    ['on the retire date', RETIRE_DAY, []],
+    ['after the retire date', RETIRE_DAY + 3 * DAY_MS, []],
+  ])('%s → %j', (_name, now, expected) => {
+    expect(at(now)).toEqual(expected);
+  });
+
+  test('not while the share is at or below target, or unmeasured', () => {
+    expect(at(RETIRE_DAY - DAY_MS, plan({ currentShare: 0.01 }))).toEqual([]);
+    expect(at(RETIRE_DAY - DAY_MS, plan({ currentShare: null }))).toEqual([]);
+  });
+
+  test('thresholds come from the settings', () => {
+    const ctx = context({ now: RETIRE_DAY - 2 * DAY_MS, plans: [plan()], settings: { approachingDays: [3, 14, 3], noFlushMinutes: 5 } });
+    const found = check('retire-date-approaching', ctx);
+    expect(found.map((f) => f.subject)).toEqual(['plan:1:T-14', 'plan:1:T-3']);
+    expect(found[1]?.summary).toBe('Plan "Legacy sunset" retires on 2027-03-01, in 2 days, with Legacy share still at 20.00%, above the 1.00% target');
+  });
+});
+
+describe('metering-loss', () => {
+  const metering = (overrides: Partial<AlertContext['metering']>) => context({ metering: { ...context().metering, ...overrides } });
+
+  test.each<[string, Partial<AlertContext['metering']>, boolean]>([
+    ['healthy', {}, false],
+    ['dropped events grew since the last evaluation', { droppedEvents: 12, previousDroppedEvents: 5 }, true],
+    ['dropped events unchanged since the last evaluation', { droppedEvents: 12, previousDroppedEvents: 12 }, false],
+    ['dropped events at the first evaluation ever', { droppedEvents: 3, previousDroppedEvents: null }, true],
+    ['a restart reset the counter, and it grew again', { droppedEvents: 2, previousDroppedEvents: 40 }, true],
+    ['a restart reset the counter to zero', { droppedEvents: 0, previousDroppedEvents: 40 }, false],
+    ['one failed flush in a row', { consecutiveFailures: 1, lastError: 'database is locked' }, true],
+    ['no flush for 5 minutes', { lastFlushAt: NOW - 5 * MINUTE }, true],
+    ['no flush for just under 5 minutes', { lastFlushAt: NOW - 5 * MINUTE + 1 }, false],
+    ['no flush yet, watching for 6 minutes', { lastFlushAt: undefined, watchingSince: NOW - 6 * MINUTE }, true],
+    ['no flush yet, watching for 1 minute', { lastFlushAt: undefined, watchingSince: NOW - MINUTE }, false],
+  ])('%s → %s', (_name, m, fires) => {
+    expect(subjects('metering-loss', metering(m))).toEqual(fires ? ['metering'] : []);
+  });
+
+  test('the summary lists every problem at once', () => {
+    const [found] = check('metering-loss', metering({ droppedEvents: 30, previousDroppedEvents: 10, consecutiveFailures: 3, lastError: 'SQLITE_FULL', lastFlushAt: NOW - 12 * MINUTE }));
+    expect(found?.summary).toBe('Metering is losing data: 20 events dropped since the last check; 3 consecutive failed flushes (SQLITE_FULL); no flush for 12 minutes');
+    expect(found?.details).toMatchObject({ droppedEvents: 30, newlyDropped: 20, consecutiveFailures: 3, lastError: 'SQLITE_FULL', minutesSinceFlush: 12 });
+  });
+});
