@@ -22,6 +22,8 @@ export interface RunningService {
   store: Store | undefined;
   flush(): boolean;
   health(): MeteringHealth;
+  /** Evaluates the alert rules now (and delivers); undefined without a store. */
+  runAlerts: (() => Promise<unknown>) | undefined;
   /** Stops accepting traffic, counts what is still open, flushes and closes the store. */
   stop(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     store,
     flush: () => flusher.flushNow(),
     health,
+    runAlerts: alertRunner === undefined ? undefined : () => alertRunner.run(),
     async stop() {
       // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
       await stopAlerts();

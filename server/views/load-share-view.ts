@@ -1,4 +1,4 @@
-import { computeShareSeries, type ShareBucket, type SharePoint, type ShareRow } from '../analysis/compute-share-series.js';
+import { computeBucketStart, computeShareSeries, type ShareBucket, type SharePoint, type ShareRow } from '../analysis/compute-share-series.js';
 import { computeTrend, type Trend, type TrendThresholds } from '../analysis/compute-trend.js';
 import { computeWeekStart, WEEK_MS } from '../analysis/compute-week-start.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
@@ -33,7 +33,8 @@ export interface ShareViewQuery {
 export function loadShareView(db: Db, query: ShareViewQuery): ShareView {
   const { scope, bucket, from, to, target, now, thresholds } = query;
   // The trend looks back a fixed number of weeks from now, whatever range is displayed.
-  const trendFrom = Math.min(from, computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
+  // Read whole buckets: the series floors `from` to its bucket start, and so must the rows it gets.
+  const trendFrom = Math.min(computeBucketStart(from, bucket), computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
   const readTo = Math.max(to, now);
   const rows = listShareRows(db, trendFrom, readTo) as ShareRow[];
   const callers = scope.kind === 'era' ? listLegacyCallerCounts(db, trendFrom, readTo) : [];

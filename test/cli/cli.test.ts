@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listTraffic } from '../../server/store/list-traffic.js';
+import { buildDashboard } from '../../web/build.js';
 import { openDatabase } from '../../server/store/open-database.js';
 import { runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
@@ -15,6 +16,8 @@ describe('the mcp-sunset command', () => {
   let dir: string;
   let peer: Peer;
   beforeAll(async () => {
+    // The demo serves the built dashboard; this suite must not depend on another having built it.
+    await buildDashboard();
     dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-cli-'));
     peer = await startV2Server('dual');
   });
@@ -54,22 +57,32 @@ describe('the mcp-sunset command', () => {
     expect(table.stdout()).toMatch(/2026-07-28\s+modern\s+4/);
   });
 
-  test('serve without an upstream runs the demo, and real counts of both eras appear within seconds', async () => {
+  test('serve without an upstream runs the demo: live counts of both eras within seconds, six months of history, a firing alert and the dashboard', async () => {
     const db = join(dir, 'demo.db');
-    const run = spawnCli(['serve', '--db', db, ...EPHEMERAL]);
+    const run = spawnCli(['serve', '--db', db, '--node', 'live-demo', ...EPHEMERAL]);
     try {
       const { apiUrl } = await waitForServing(run);
       expect(run.stdout()).toContain('mcp-sunset demo');
+      const get = async (path: string) => (await fetch(new URL(path, apiUrl))).json() as Promise<any>;
+      // Live traffic only: the seeded history is filed under its own node.
       await expect
         .poll(
           async () => {
-            const body = (await (await fetch(new URL('/api/v1/traffic?bucket=minute&groupBy=era', apiUrl))).json()) as { totals: Record<string, number> };
+            const body = await get('/api/v1/traffic?bucket=minute&groupBy=era&node=live-demo');
             return (body.totals.legacy ?? 0) > 0 && (body.totals.modern ?? 0) > 0;
           },
           // Generous: on a loaded machine the SDK clients take a while to start.
           { timeout: 30_000, interval: 250 },
         )
         .toBe(true);
+      const plans = await get('/api/v1/plans');
+      expect(plans.plans).toHaveLength(1);
+      expect(plans.plans[0].status.status).toBe('off-track');
+      const alerts = await get('/api/v1/alerts?state=firing');
+      expect(alerts.alerts.map((a: { rule: string }) => a.rule)).toContain('curve-flattened');
+      const page = await fetch(new URL('/', apiUrl));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
     } finally {
       run.child.kill('SIGINT');
       expect(await run.exited).toBe(0);

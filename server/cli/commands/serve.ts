@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Config } from '../../config/config-schema.js';
 import { startDemoServer } from '../../demo/demo-server.js';
 import { startDemoTraffic } from '../../demo/demo-traffic.js';
+import { seedDemoHistory } from '../../demo/seed-demo-history.js';
 import { createLogger } from '../../lib/create-logger.js';
 import { startService } from '../start-service.js';
 
@@ -37,12 +38,20 @@ export async function runServe(config: Readonly<Config>, options: { demo: boolea
   const demoServer = demo ? await startDemoServer() : undefined;
   const upstream = new URL(demoServer?.origin ?? config.upstream!);
   const service = await startService({ config, upstream, logger });
+  if (demo && service.store !== undefined) {
+    // Six months of history, so the first screen already tells the story the live traffic will take weeks to.
+    seedDemoHistory(service.store.db, Date.now());
+    // curve-flattened needs two consecutive evaluations before it fires.
+    await service.runAlerts?.();
+    await service.runAlerts?.();
+  }
   const traffic = demo ? startDemoTraffic({ target: service.sidecarUrl }) : undefined;
 
   const api = service.apiUrl.origin;
   process.stdout.write(
     [
       demo ? `mcp-sunset demo: real SDK clients (v1 legacy over Streamable HTTP and HTTP+SSE, v2 modern) -> sidecar ${service.sidecarUrl.origin} -> demo server ${upstream.origin}` : `mcp-sunset: sidecar ${service.sidecarUrl.origin} -> ${upstream.href}`,
+      `  dashboard: ${api}/`,
       `  counts:  ${api}/api/v1/traffic?bucket=minute&groupBy=era`,
       `  health:  ${api}/healthz    metrics: ${api}/metrics`,
       `  summary: ${selfCommand()} report --db ${config.db}`,

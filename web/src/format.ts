@@ -1,0 +1,64 @@
+/** Formatting only: the API computes every number, the page just writes it down. */
+
+const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const SHORT_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+/** 0.0812 → "8.12%"; tiny shares keep two significant digits. */
+export function formatShare(share: number | null | undefined): string {
+  if (share === null || share === undefined || !Number.isFinite(share)) return '—';
+  const percent = share * 100;
+  if (percent !== 0 && Math.abs(percent) < 0.01) return `${percent.toPrecision(2)}%`;
+  return `${percent.toFixed(2)}%`;
+}
+
+/** Axis ticks: "45%", "0.5%", "0.25%": no trailing zeros. */
+export function formatTickShare(share: number): string {
+  return Number.isFinite(share) ? `${Number((share * 100).toPrecision(3))}%` : '';
+}
+
+export function formatCount(n: number | null | undefined): string {
+  return n === null || n === undefined || !Number.isFinite(n) ? '—' : INTEGER.format(n);
+}
+
+/** An ISO time or YYYY-MM-DD → "2027-01-06" (UTC). */
+export function formatDay(at: string | number | null | undefined): string {
+  if (at === null || at === undefined) return '—';
+  const date = new Date(typeof at === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(at) ? `${at}T00:00:00Z` : at);
+  return Number.isNaN(date.getTime()) ? '—' : date.toISOString().slice(0, 10);
+}
+
+/** "Jan 6, 2027" for prose. */
+export function formatLongDay(at: string | number | null | undefined): string {
+  if (at === null || at === undefined) return '—';
+  const date = new Date(typeof at === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(at) ? `${at}T00:00:00Z` : at);
+  return Number.isNaN(date.getTime()) ? '—' : SHORT_DAY.format(date);
+}
+
+/** "2026-11-30 14:05 UTC" */
+export function formatTime(at: string | null | undefined): string {
+  if (at === null || at === undefined) return '—';
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? '—' : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "in 37 days", "today", "12 days ago" from the API's daysToRetire. */
+export function formatDaysAway(days: number): string {
+  if (days === 0) return 'today';
+  const n = Math.abs(days);
+  const unit = n === 1 ? 'day' : 'days';
+  return days > 0 ? `in ${n} ${unit}` : `${n} ${unit} ago`;
+}
+
+export const STATUS_LABEL: Readonly<Record<string, string>> = {
+  met: 'Met',
+  'on-track': 'On track',
+  'at-risk': 'At risk',
+  'off-track': 'Off track',
+  unknown: 'Unknown',
+};
+
+/** "Legacy era", "Transport http+sse", "Version 2025-06-18". */
+export function formatScope(scope: { kind: string; value: string }): string {
+  if (scope.kind === 'era') return 'Legacy era';
+  return `${scope.kind === 'transport' ? 'Transport' : 'Version'} ${scope.value}`;
+}

@@ -1,0 +1,113 @@
+/**
+ * The split (callers you can phone versus the unknown installed base) and the integrations table,
+ * most legacy volume first, as the API sorts it. Clicking a row opens its edit form.
+ */
+import type { Integration, IntegrationsResponse } from './api-types.js';
+import { emptyState, h, replaceChildren } from './dom.js';
+import { formatCount, formatDay, formatShare } from './format.js';
+
+const STATUS_TEXT: Readonly<Record<string, string>> = {
+  unknown: 'Unknown',
+  contacted: 'Contacted',
+  migrating: 'Migrating',
+  exempt: 'Exempt',
+  done: 'Done',
+};
+
+export function integrationName(integration: Integration): string {
+  return integration.displayName ?? integration.key;
+}
+
+export function renderSplit(body: HTMLElement, view: IntegrationsResponse): void {
+  const { split } = view;
+  if (split.total === 0) {
+    replaceChildren(body, emptyState(`No served legacy requests in the last ${view.windowDays} days.`, 'split-empty'));
+    return;
+  }
+  const identifiablePct = (split.identifiableShare ?? 0) * 100;
+  replaceChildren(
+    body,
+    h('p', { class: 'split-lead' }, `Served legacy requests in the last ${view.windowDays} days: `, h('strong', { 'data-testid': 'split-total' }, formatCount(split.total))),
+    h(
+      'div',
+      { class: 'split-bar', 'data-testid': 'split-bar', role: 'img', 'aria-label': `${formatShare(split.identifiableShare)} from identifiable callers` },
+      h('span', { class: 'split-identifiable', style: `width: ${identifiablePct.toFixed(2)}%` }),
+      h('span', { class: 'split-unknown', style: `width: ${(100 - identifiablePct).toFixed(2)}%` }),
+    ),
+    h(
+      'dl',
+      { class: 'split-legend' },
+      h('div', {}, h('dt', {}, h('span', { class: 'swatch swatch-identifiable' }), 'Identifiable callers'), h('dd', { 'data-testid': 'split-identifiable' }, `${formatCount(split.identifiable)} (${formatShare(split.identifiableShare)})`)),
+      h('div', {}, h('dt', {}, h('span', { class: 'swatch swatch-unknown' }), 'Unknown installed base'), h('dd', { 'data-testid': 'split-unknown' }, formatCount(split.unknown))),
+    ),
+    h('p', { class: 'muted small' }, 'Identifiable callers can be phoned: a credential fingerprint, gateway header or configured name. The unknown base only hears about the retirement from the refusals.'),
+  );
+}
+
+function nameCell(integration: Integration, onEdit: () => void): HTMLElement {
+  const badge = integration.identifiable
+    ? h('span', { class: 'badge badge-identifiable', 'data-testid': 'badge' }, 'identifiable')
+    : h('span', { class: 'badge badge-unknown', 'data-testid': 'badge' }, 'unknown installed base');
+  const claims = integration.claimsToBe === null ? null : h('span', { class: 'claims muted' }, `claims to be ${integration.claimsToBe.name}${integration.claimsToBe.version === null ? '' : ` ${integration.claimsToBe.version}`}`);
+  return h(
+    'td',
+    { class: 'name-cell' },
+    h('button', { type: 'button', class: 'link-button', 'data-testid': 'integration-edit', 'aria-label': `Edit ${integrationName(integration)}`, onclick: (event: Event) => { event.stopPropagation(); onEdit(); } }, integrationName(integration)),
+    ' ',
+    badge,
+    integration.displayName === null ? null : h('span', { class: 'key muted' }, integration.key),
+    claims,
+  );
+}
+
+/** With several plans each label says whose deadline it is, by the plan's short scope name. */
+function deadlineCell(integration: Integration, planLabels: ReadonlyMap<number, string>): HTMLElement {
+  if (integration.deadlines.length === 0) return h('td', { class: 'muted' }, 'no plans');
+  const many = integration.deadlines.length > 1;
+  return h(
+    'td',
+    {},
+    ...integration.deadlines.map((d) =>
+      h('span', { class: `deadline deadline-${d.state}`, 'data-testid': 'deadline', 'data-state': d.state, title: d.planName }, many ? `${planLabels.get(d.planId) ?? d.planName}: ${d.label}` : d.label),
+    ),
+  );
+}
+
+export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsResponse, planLabels: ReadonlyMap<number, string>, onEdit: (integration: Integration) => void): void {
+  if (view.integrations.length === 0) {
+    replaceChildren(body, emptyState('No callers seen yet — point a client at the sidecar.', 'integrations-empty'));
+    return;
+  }
+  const rows = view.integrations.map((integration) =>
+    h(
+      'tr',
+      { 'data-testid': 'integration-row', 'data-key': integration.key, class: 'clickable', onclick: () => onEdit(integration) },
+      nameCell(integration, () => onEdit(integration)),
+      h('td', { 'data-testid': 'integration-owner' }, integration.owner ?? h('span', { class: 'muted' }, '—')),
+      h('td', {}, h('span', { class: `badge status-${integration.status}`, 'data-testid': 'integration-status' }, STATUS_TEXT[integration.status] ?? integration.status)),
+      h('td', { class: 'num' }, formatCount(integration.legacyServed)),
+      h('td', { class: 'num' }, formatShare(integration.legacyShare)),
+      h('td', { class: 'nowrap' }, formatDay(integration.lastLegacySeen)),
+      deadlineCell(integration, planLabels),
+    ),
+  );
+  replaceChildren(
+    body,
+    h('p', { class: 'table-note muted', id: 'integrations-note' }, `Served requests over the last ${view.windowDays} days, most legacy first. Click a row to edit what you know about the caller.`),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { 'data-testid': 'integrations-table', 'aria-describedby': 'integrations-note' },
+        h('caption', { class: 'visually-hidden' }, 'Integrations'),
+        h(
+          'thead',
+          {},
+          h('tr', {}, ...['Integration', 'Owner', 'Status', `Legacy (${view.windowDays} d)`, 'Legacy share', 'Last legacy', 'Deadline'].map((t, i) => h('th', { scope: 'col', class: i === 3 || i === 4 ? 'num' : null }, t))),
+        ),
+        h('tbody', {}, ...rows),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,45 @@
+/** Every active plan with its status and reason, and the actions on it: show, edit, archive. */
+import type { Plan } from './api-types.js';
+import { emptyState, h, replaceChildren } from './dom.js';
+import { formatDay, formatDaysAway, formatScope, formatShare } from './format.js';
+import { statusPill } from './render-header.js';
+
+export interface PlanActions {
+  show(plan: Plan): void;
+  edit(plan: Plan): void;
+  archive(plan: Plan): void;
+}
+
+function planItem(plan: Plan, selected: boolean, actions: PlanActions): HTMLElement {
+  const facts = [
+    `${formatScope(plan.scope)}`,
+    `announced ${formatDay(plan.announceDate)}`,
+    `retire ${formatDay(plan.retireDate)} (${formatDaysAway(plan.status.daysToRetire)})`,
+    `target ${formatShare(plan.targetShare)}`,
+    `now ${formatShare(plan.currentShare)}`,
+  ];
+  const brownouts = plan.brownouts.length === 0 ? null : `${plan.brownouts.length} brownout${plan.brownouts.length === 1 ? '' : 's'}, next ${formatDay(plan.brownouts[0]?.startsAt ?? null)}`;
+  return h(
+    'li',
+    { class: `plan-item${selected ? ' is-selected' : ''}`, 'data-testid': 'plan-item', 'data-plan-id': plan.id },
+    h('div', { class: 'plan-item-head' }, h('h3', { class: 'plan-name' }, plan.name), statusPill(plan.status.status, 'plan-item-status')),
+    h('p', { class: 'plan-reason', 'data-testid': 'plan-item-reason' }, plan.status.reason),
+    h('p', { class: 'muted small' }, facts.join(' · '), brownouts === null ? null : ` · ${brownouts}`),
+    plan.policyUrl === null ? null : h('p', { class: 'small' }, h('a', { href: plan.policyUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Published policy')),
+    h(
+      'div',
+      { class: 'plan-actions' },
+      h('button', { type: 'button', class: 'secondary small-button', disabled: selected, onclick: () => actions.show(plan) }, selected ? 'On the chart' : 'Show on chart'),
+      h('button', { type: 'button', class: 'secondary small-button', 'data-testid': 'plan-edit', onclick: () => actions.edit(plan) }, 'Edit'),
+      h('button', { type: 'button', class: 'secondary small-button danger', 'data-testid': 'plan-archive', onclick: () => actions.archive(plan) }, 'Archive'),
+    ),
+  );
+}
+
+export function renderPlans(body: HTMLElement, plans: readonly Plan[], selectedId: number | null, actions: PlanActions): void {
+  if (plans.length === 0) {
+    replaceChildren(body, emptyState('No plans yet — create one.', 'plans-empty'));
+    return;
+  }
+  replaceChildren(body, h('ul', { class: 'plan-list', 'data-testid': 'plan-list' }, ...plans.map((plan) => planItem(plan, plan.id === selectedId, actions))));
+}

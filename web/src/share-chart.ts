@@ -1,0 +1,154 @@
+/**
+ * The legacy-share curve: daily share points, the fitted trend (extended to the projected
+ * crossing), the target as a horizontal line, the retire date as a vertical marker and the
+ * crossing as a labelled point. Refusals, failures and era probes get their own small chart below,
+ * never mixed into the share.
+ */
+import type { ChartDataset, TooltipItem } from 'chart.js';
+import type { Plan, ShareResponse } from './api-types.js';
+import { Chart, COLORS, type SunsetMarkers } from './chart-setup.js';
+import { formatCount, formatDay, formatShare, formatTickShare } from './format.js';
+
+const DAY_MS = 86_400_000;
+/** The x axis stretches to the retire date or the crossing, but not past two years ahead. */
+const MAX_AHEAD_MS = 730 * DAY_MS;
+
+export interface SharePointDatum {
+  x: number;
+  y: number | null;
+  served?: number;
+  inScope?: number;
+}
+
+/** Datasets carry a stable `key` so tests and tooltips can find them whatever their label. */
+export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'trend' | 'target' | 'projection' };
+export type KeyedBarDataset = ChartDataset<'bar', SharePointDatum[]> & { key: 'refused' | 'failed' | 'probes' };
+
+export interface ShareCharts {
+  share: Chart<'line', SharePointDatum[]>;
+  outcomes: Chart<'bar', SharePointDatum[]>;
+}
+
+function timeAxis(min?: number, max?: number) {
+  return {
+    type: 'time' as const,
+    min,
+    max,
+    time: { minUnit: 'day' as const },
+    grid: { color: COLORS.grid },
+    ticks: { maxRotation: 0, autoSkipPadding: 16 },
+  };
+}
+
+export function createShareCharts(shareCanvas: HTMLCanvasElement, outcomesCanvas: HTMLCanvasElement): ShareCharts {
+  const share = new Chart<'line', SharePointDatum[]>(shareCanvas, {
+    type: 'line',
+    data: { datasets: [] },
+    options: {
+      interaction: { mode: 'nearest', axis: 'x', intersect: false },
+      scales: {
+        x: timeAxis(),
+        y: { min: 0, grid: { color: COLORS.grid }, ticks: { callback: (value) => formatTickShare(Number(value)) } },
+      },
+      plugins: {
+        // An empty dataset (no crossing to mark) keeps no legend entry.
+        legend: { position: 'bottom', labels: { boxHeight: 2, boxWidth: 18, filter: (item, data) => (data.datasets[item.datasetIndex ?? 0]?.data.length ?? 0) > 0 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => formatDay(items[0]?.parsed.x ?? null),
+            label: (item: TooltipItem<'line'>) => {
+              const raw = item.raw as SharePointDatum;
+              const counts = raw.served === undefined ? '' : ` (${formatCount(raw.inScope)} of ${formatCount(raw.served)} served)`;
+              return `${item.dataset.label ?? ''}: ${formatShare(item.parsed.y)}${counts}`;
+            },
+          },
+        },
+        sunsetMarkers: { lines: [], points: [] },
+      },
+    },
+  });
+  const outcomes = new Chart<'bar', SharePointDatum[]>(outcomesCanvas, {
+    type: 'bar',
+    data: { datasets: [] },
+    options: {
+      interaction: { mode: 'index', intersect: false },
+      scales: { x: timeAxis(), y: { beginAtZero: true, grid: { color: COLORS.grid }, ticks: { precision: 0 } } },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12 } },
+        tooltip: { callbacks: { title: (items) => formatDay(items[0]?.parsed.x ?? null) } },
+        sunsetMarkers: false,
+      },
+    },
+  });
+  return { share, outcomes };
+}
+
+function planDay(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+/** Redraws both charts from one /share answer; `plan` adds the retire and announce markers. */
+export function updateShareCharts(charts: ShareCharts, response: ShareResponse, plan: Plan | undefined, scopeLabel: string): void {
+  const series = response.series.map((p): SharePointDatum => ({ x: Date.parse(p.start), y: p.share, served: p.served, inScope: p.inScope }));
+  const min = series[0]?.x ?? Date.parse(response.from);
+  const end = Date.parse(response.to);
+  const retireAt = plan === undefined ? undefined : planDay(plan.retireDate);
+  const projectedAt = response.trend.projectedDate === null ? undefined : Date.parse(response.trend.projectedDate);
+  const max = Math.min(end + MAX_AHEAD_MS, Math.max(end, (retireAt ?? end) + 3 * DAY_MS, (projectedAt ?? end) + 3 * DAY_MS));
+
+  const projection: SharePointDatum[] = projectedAt === undefined ? [] : [{ x: projectedAt, y: response.target }];
+  const projectionLabel = response.trend.projection?.kind === 'reached' ? 'Reached target' : 'Projected crossing';
+  const datasets: KeyedLineDataset[] = [
+    { key: 'share', label: `${scopeLabel} share (daily)`, data: series, borderColor: COLORS.share, backgroundColor: COLORS.share, borderWidth: 1.5, pointRadius: 1.5, pointHoverRadius: 4, spanGaps: false, order: 1 },
+    {
+      key: 'trend',
+      label: 'Fitted trend',
+      data: response.trend.line.map((p) => ({ x: Date.parse(p.start), y: p.share })),
+      borderColor: COLORS.trend,
+      backgroundColor: COLORS.trend,
+      borderDash: [8, 4],
+      borderWidth: 2.5,
+      pointRadius: 0,
+      order: 0,
+    },
+    {
+      key: 'target',
+      label: `Target ${formatShare(response.target)}`,
+      data: [{ x: min, y: response.target }, { x: max, y: response.target }],
+      borderColor: COLORS.target,
+      backgroundColor: COLORS.target,
+      borderDash: [2, 3],
+      borderWidth: 2,
+      pointRadius: 0,
+      order: 2,
+    },
+    { key: 'projection', label: projectionLabel, data: projection, showLine: false, borderColor: COLORS.projection, backgroundColor: COLORS.projection, pointStyle: 'rectRot', pointRadius: 7, pointHoverRadius: 8, order: -1 },
+  ];
+  const markers: SunsetMarkers = { lines: [], points: [] };
+  if (plan !== undefined && retireAt !== undefined) {
+    const announceAt = planDay(plan.announceDate);
+    if (announceAt >= min) markers.lines.push({ at: announceAt, label: `Announced ${plan.announceDate}`, color: '#9ca3af' });
+    markers.lines.push({ at: retireAt, label: `Retire ${plan.retireDate}`, color: COLORS.retire });
+  }
+  if (projectedAt !== undefined) {
+    markers.points.push({ x: projectedAt, y: response.target, label: `${response.trend.projection?.kind === 'reached' ? 'Reached' : 'Projected'} ${formatDay(projectedAt)}`, color: COLORS.projection });
+  }
+
+  const share = charts.share;
+  share.data.datasets = datasets;
+  Object.assign(share.options.scales!.x!, { min, max });
+  share.options.plugins!.sunsetMarkers = markers;
+  share.update();
+
+  const bars = (key: KeyedBarDataset['key'], label: string, color: string): KeyedBarDataset => ({
+    key,
+    label,
+    data: response.series.map((p) => ({ x: Date.parse(p.start), y: p[key] })),
+    backgroundColor: color,
+    borderWidth: 0,
+  });
+  const outcomes = charts.outcomes;
+  outcomes.data.datasets = [bars('refused', 'Refused (in scope)', COLORS.refused), bars('failed', 'Failed (in scope)', COLORS.failed), bars('probes', 'Era probes', COLORS.probes)];
+  Object.assign(outcomes.options.scales!.x!, { min, max });
+  outcomes.update();
+}

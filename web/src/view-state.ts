@@ -1,0 +1,29 @@
+/** What the reader chose (range, plan, volume grouping), kept in the URL hash so a reload or a link keeps it. */
+import type { VolumeGroup } from './api-types.js';
+
+export const RANGE_DAYS = [30, 90, 180, 365] as const;
+const GROUPS: readonly VolumeGroup[] = ['era', 'transport', 'version'];
+
+export interface ViewState {
+  days: (typeof RANGE_DAYS)[number];
+  planId: number | null;
+  groupBy: VolumeGroup;
+}
+
+export function readViewState(hash: string): ViewState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const days = Number(params.get('days'));
+  const plan = Number(params.get('plan'));
+  const groupBy = params.get('volume') as VolumeGroup | null;
+  return {
+    days: (RANGE_DAYS as readonly number[]).includes(days) ? (days as ViewState['days']) : 180,
+    planId: Number.isInteger(plan) && plan > 0 ? plan : null,
+    groupBy: groupBy !== null && GROUPS.includes(groupBy) ? groupBy : 'era',
+  };
+}
+
+export function writeViewState(state: ViewState): void {
+  const params = new URLSearchParams({ days: String(state.days), volume: state.groupBy });
+  if (state.planId !== null) params.set('plan', String(state.planId));
+  history.replaceState(null, '', `#${params}`);
+}
