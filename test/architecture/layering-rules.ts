@@ -99,6 +99,18 @@ export const LAYER_RULES: readonly LayerRule[] = [
     forbid: ['server/sidecar'],
     rationale: 'The dashboard API reads counts from the store; a sidecar can run on another node, so the API must not reach into the proxy\'s memory.',
   },
+  {
+    id: 'views-are-read-models',
+    from: ['views'],
+    forbid: ['server/api', 'server/sidecar', 'server/alerts', 'package:express'],
+    rationale: 'Views compose store reads with analysis for both the API and the alerts; knowing either consumer, or HTTP, would tie one to the other.',
+  },
+  {
+    id: 'alerts-stay-off-http-and-proxy',
+    from: ['alerts'],
+    forbid: ['server/api', 'server/sidecar', 'package:express'],
+    rationale: 'Alert rules judge stored counts through the views and talk to webhooks; the API triggers them, never the reverse, and the proxy path must not wait on them.',
+  },
 ];
 
 /** String literals that carry era knowledge: only `server/protocol/` may spell them (the demo builds raw traffic). */
