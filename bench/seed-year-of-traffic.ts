@@ -1,3 +1,4 @@
+import { createSeededRandom } from '../server/lib/create-seeded-random.js';
 import type { Db } from '../server/store/open-database.js';
 import { createTallyWriter } from '../server/store/write-tally-batch.js';
 import type { TallyCell } from '../server/tally/tally-cell.js';
@@ -15,18 +16,6 @@ const VERSIONS = [
   { version: '2024-11-05', era: 'legacy', transport: 'http+sse', reason: 'sse-message' },
 ] as const;
 
-/** Deterministic PRNG (mulberry32), so every run measures the same database. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface SeedStats {
   cells: number;
   requests: number;
@@ -40,7 +29,8 @@ export interface SeedStats {
  */
 export function seedYearOfTraffic(db: Db, end: number, callers = 500, days = 365): SeedStats {
   const started = Date.now();
-  const random = prng(20261130);
+  // Deterministic, so every run measures the same database.
+  const random = createSeededRandom(20261130);
   const write = createTallyWriter(db);
   const firstDay = Math.floor(end / DAY_MS) * DAY_MS - days * DAY_MS;
   const population = Array.from({ length: callers }, (_, i) => {

@@ -13,7 +13,7 @@ import { updateIntegration } from '../store/update-integration.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
 import type { IntegrationSighting, TallyCell } from '../tally/tally-cell.js';
 import { buildDemoHistoryDay } from './build-demo-history-day.js';
-import { createSeededRandom } from './create-seeded-random.js';
+import { createSeededRandom } from '../lib/create-seeded-random.js';
 import { DEMO_HISTORY_CALLERS } from './demo-history-callers.js';
 
 export const DEMO_HISTORY_NODE = 'demo-history';

@@ -4,21 +4,13 @@
  */
 import { computeShareSeries, type SharePoint, type ShareRow } from '../../server/analysis/compute-share-series.js';
 import { DAY_MS, WEEK_MS } from '../../server/analysis/compute-week-start.js';
+import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
 
 /** Monday 2026-01-05 00:00 UTC: day 0 of every synthetic series. */
 export const START = Date.UTC(2026, 0, 5);
 
-/** mulberry32: a small seeded PRNG with values in [0, 1). */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, shared with the demo's seeded history. */
+export const createRandom = createSeededRandom;
 
 /** A standard normal draw by Box–Muller. */
 export function drawGaussian(random: () => number): number {

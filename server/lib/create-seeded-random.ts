@@ -1,6 +1,6 @@
 /**
  * A small deterministic PRNG (mulberry32): the same seed gives the same sequence on every machine,
- * so seeded demo history is reproducible. Not for anything that needs to be unpredictable.
+ * so seeded demo history, synthetic test series and benchmark data are reproducible. Not for anything that needs to be unpredictable.
  */
 export function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;
