@@ -210,7 +210,11 @@ describe('the dashboard', () => {
       `insert into alerts (fingerprint, rule, subject, state, severity, summary, details, consecutive_hits, first_fired_at, last_fired_at, resolved_at, last_evaluated_at)
        values (?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?)`,
     );
-    insert.run(`curve-flattened:plan:${demoPlanId}`, 'curve-flattened', `plan:${demoPlanId}`, 'firing', 'warning', 'Legacy share has stopped falling at 8.1%', 2, now - 3 * 3_600_000, now - 600_000, null, now);
+    const { lastInsertRowid: firingId } = insert.run(`curve-flattened:plan:${demoPlanId}`, 'curve-flattened', `plan:${demoPlanId}`, 'firing', 'warning', 'Legacy share has stopped falling at 8.1%', 2, now - 3 * 3_600_000, now - 600_000, null, now);
+    // One webhook took the notification, another never did: the list must say so.
+    const delivery = service.store!.sqlite.prepare(`insert into alert_deliveries (alert_id, transition, webhook, format, status, attempts, last_error, at) values (?, 'firing', ?, 'json', ?, ?, ?, ?)`);
+    delivery.run(firingId, 'ops', 'delivered', 1, null, now - 600_000);
+    delivery.run(firingId, 'slack', 'failed', 5, 'HTTP 503 Service Unavailable', now - 500_000);
     insert.run('new-legacy-caller:tok_0000000000000001', 'new-legacy-caller', 'tok_0000000000000001', 'pending', 'info', 'A new caller is using the legacy era', 1, null, null, null, now);
     insert.run('metering-loss:node', 'metering-loss', 'node', 'resolved', 'critical', 'Counts were dropped on test-node', 0, now - DAY_MS, now - DAY_MS, now - DAY_MS + 600_000, now - DAY_MS + 600_000);
 
@@ -221,6 +225,7 @@ describe('the dashboard', () => {
     expect(await firing.textContent()).toContain('Legacy share has stopped falling at 8.1%');
     expect(await firing.textContent()).toContain(`since ${new Date(now - 3 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     expect(await firing.locator('.badge').first().textContent()).toBe('warning');
+    expect(await firing.locator('[data-testid="alert-deliveries"]').textContent()).toBe('Webhooks: 1 delivered, 1 failed; last error: HTTP 503 Service Unavailable');
     const openStates = await page.locator('[data-testid="alerts-open"] [data-testid="alert-item"]').evaluateAll((els) => els.map((e) => (e as any).dataset.state));
     expect(openStates).toEqual(['firing', 'pending']);
     const resolved = page.locator('[data-testid="alerts-resolved"]');

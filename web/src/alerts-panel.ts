@@ -12,7 +12,17 @@ function alertItem(alert: Alert): HTMLElement {
     h('div', { class: 'alert-head' }, h('span', { class: `badge severity-${alert.severity}` }, alert.severity), h('span', { class: `badge state-${alert.state}` }, alert.state), h('span', { class: 'alert-rule' }, alert.rule)),
     h('p', { class: 'alert-summary' }, alert.summary),
     h('p', { class: 'muted small' }, since),
+    deliveryLine(alert),
   );
+}
+
+/** Webhook deliveries, so a notification that never arrived is visible here. */
+function deliveryLine(alert: Alert): HTMLElement | null {
+  const summary = alert.deliverySummary;
+  if (summary === undefined || summary.delivered + summary.failed === 0) return null;
+  const counts = `Webhooks: ${summary.delivered} delivered, ${summary.failed} failed`;
+  const text = summary.failed > 0 && summary.lastError !== null ? `${counts}; last error: ${summary.lastError}` : counts;
+  return h('p', { class: summary.failed > 0 ? 'small delivery-failed' : 'muted small', 'data-testid': 'alert-deliveries' }, text);
 }
 
 export function renderAlerts(body: HTMLElement, alerts: readonly Alert[]): void {

@@ -124,6 +124,8 @@ export interface Alert {
   lastFiredAt: string | null;
   resolvedAt: string | null;
   lastEvaluatedAt?: string | null;
+  /** What the webhooks made of this alert's transitions. */
+  deliverySummary?: { delivered: number; failed: number; lastError: string | null; lastAt: string | null };
 }
 
 export interface AlertsResponse {
