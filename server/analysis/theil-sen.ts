@@ -1,8 +1,9 @@
 /**
  * Theil–Sen line fit: slope = median of pairwise slopes, intercept = median of y − slope·x. Pure.
- * Exact on a straight line and robust to outliers (breakdown point ≈ 29%). Hand-written instead of
- * ml-regression-theil-sen@3: that package is CommonJS without types and throws on bad input.
+ * Exact on a straight line and robust to outliers (breakdown point ≈ 29%). The estimator is
+ * ml-regression-theil-sen's; this file only keeps its input clean and its answer total.
  */
+import { TheilSenRegression } from 'ml-regression-theil-sen';
 
 export interface TheilSen {
   slope: number;
@@ -19,26 +20,19 @@ export function computeMedian(values: readonly number[]): number {
 
 /**
  * Fits y ≈ intercept + slope·x. Pairs with a non-finite coordinate are ignored; answers null when
- * no two points differ in x (no slope is defined).
+ * no two points differ in x (no slope is defined) — cases the library would throw on or answer NaN.
  */
 export function computeTheilSen(xs: readonly number[], ys: readonly number[]): TheilSen | null {
-  const points: [number, number][] = [];
+  const x: number[] = [];
+  const y: number[] = [];
   for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
-    const x = xs[i] as number;
-    const y = ys[i] as number;
-    if (Number.isFinite(x) && Number.isFinite(y)) points.push([x, y]);
-  }
-  const slopes: number[] = [];
-  for (let i = 0; i < points.length - 1; i++) {
-    const [xi, yi] = points[i] as [number, number];
-    for (let j = i + 1; j < points.length; j++) {
-      const [xj, yj] = points[j] as [number, number];
-      if (xj !== xi) slopes.push((yj - yi) / (xj - xi));
+    if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) {
+      x.push(xs[i] as number);
+      y.push(ys[i] as number);
     }
   }
-  const slope = computeMedian(slopes);
-  if (!Number.isFinite(slope)) return null;
-  const intercept = computeMedian(points.map(([x, y]) => y - slope * x));
+  if (new Set(x).size < 2) return null;
+  const { slope, intercept } = new TheilSenRegression(x, y);
   // `+ 0` turns −0 (a flat fit through a falling x) into 0.
-  return Number.isFinite(intercept) ? { slope: slope + 0, intercept: intercept + 0 } : null;
+  return Number.isFinite(slope) && Number.isFinite(intercept) ? { slope: slope + 0, intercept: intercept + 0 } : null;
 }
