@@ -70,6 +70,24 @@ CREATE TABLE `plans` (
 	`archived_at` integer
 );
 --> statement-breakpoint
+CREATE TABLE `probes` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`node` text NOT NULL,
+	`target` text NOT NULL,
+	`era` text,
+	`state` text NOT NULL,
+	`evidence_class` text NOT NULL,
+	`evidence_code` text NOT NULL,
+	`detail` text NOT NULL,
+	`version` text,
+	`supported_versions` text NOT NULL,
+	`legacy_accepted` integer,
+	`server_info` text,
+	`latency_ms` integer NOT NULL,
+	`at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `probes_node_at_idx` ON `probes` (`node`,`at`);--> statement-breakpoint
 CREATE TABLE `legacy_caller_day` (
 	`day` integer NOT NULL,
 	`integration` text NOT NULL,

@@ -4,6 +4,7 @@
  */
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { NewLegacyCaller } from '../store/list-new-legacy-callers.js';
+import type { FleetView } from '../views/load-fleet-view.js';
 
 /** One active plan, reduced to what the rules read from its view. */
 export interface AlertPlan {
@@ -44,5 +45,7 @@ export interface AlertContext {
   /** The first day any caller was served on the legacy path: callers seen since then are the baseline, not news. */
   legacyMeteredSince: number | null;
   metering: AlertMetering;
+  /** The fleet's latest checks, compared; nodes empty when no fleet is configured. */
+  fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes'>;
   settings: { approachingDays: readonly number[]; noFlushMinutes: number };
 }

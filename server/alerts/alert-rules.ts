@@ -10,7 +10,14 @@ import type { AlertContext, AlertPlan } from './alert-context.js';
 
 export type AlertSeverity = 'info' | 'warning' | 'critical';
 
-export type AlertRuleId = 'curve-flattened' | 'projection-misses-retire-date' | 'new-legacy-integration' | 'retire-date-approaching' | 'metering-loss';
+export type AlertRuleId =
+  | 'curve-flattened'
+  | 'projection-misses-retire-date'
+  | 'new-legacy-integration'
+  | 'retire-date-approaching'
+  | 'metering-loss'
+  | 'fleet-drift'
+  | 'fleet-node-unavailable';
 
 /** What a rule found about one subject; the alert's fingerprint is `${rule}:${subject}`. */
 export interface Finding {
@@ -128,10 +135,36 @@ function checkMeteringLoss(context: AlertContext): Finding[] {
   ];
 }
 
+function checkFleetDrift(context: AlertContext): Finding[] {
+  const { fleet } = context;
+  if (!fleet.drift) return [];
+  const differing = fleet.nodes.filter((n) => n.differs);
+  const sets = differing.map((n) => `${n.node} serves ${n.versions.join(', ') || 'nothing'}`).join('; ');
+  return [
+    {
+      subject: 'fleet',
+      summary: `The fleet is not uniform: most nodes serve ${fleet.expected?.join(', ') ?? 'nothing'}, but ${sets}`,
+      details: { expected: fleet.expected, nodes: fleet.nodes },
+    },
+  ];
+}
+
+function checkFleetNodeUnavailable(context: AlertContext): Finding[] {
+  return context.fleet.probes
+    .filter((probe) => probe.state !== 'ready')
+    .map((probe) => ({
+      subject: `node:${probe.node}`,
+      summary: `Fleet node ${probe.node} is ${probe.state} at its latest check: ${probe.detail}`,
+      details: { node: probe.node, target: probe.target, state: probe.state, evidence: probe.evidenceCode, checkedAt: iso(probe.at) },
+    }));
+}
+
 export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'curve-flattened', severity: 'warning', consecutive: 2, description: "A plan's share curve has stopped falling while still above target.", check: checkCurveFlattened },
   { id: 'projection-misses-retire-date', severity: 'critical', consecutive: 1, description: "A plan's projection reaches its target after the retire date, or never.", check: checkProjectionMisses },
   { id: 'new-legacy-integration', severity: 'info', consecutive: 1, description: `An identifiable caller was first served on the legacy path in the last ${NEW_CALLER_DAYS} days.`, check: checkNewLegacyIntegration },
   { id: 'retire-date-approaching', severity: 'warning', consecutive: 1, description: "A plan's retire date is near (each configured threshold) while its share is above target.", check: checkRetireDateApproaching },
   { id: 'metering-loss', severity: 'critical', consecutive: 1, description: 'Counts were dropped, flushes are failing, or nothing has been flushed for a while.', check: checkMeteringLoss },
+  { id: 'fleet-drift', severity: 'warning', consecutive: 1, description: 'The nodes of the fleet serve different sets of protocol versions.', check: checkFleetDrift },
+  { id: 'fleet-node-unavailable', severity: 'critical', consecutive: 1, description: 'A fleet node was not ready at its latest check.', check: checkFleetNodeUnavailable },
 ];

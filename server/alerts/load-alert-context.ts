@@ -5,6 +5,7 @@ import { bucketStart } from '../lib/time-bucket.js';
 import { listNewLegacyCallers } from '../store/list-new-legacy-callers.js';
 import { listPlans } from '../store/list-plans.js';
 import type { Db } from '../store/open-database.js';
+import { loadFleetView } from '../views/load-fleet-view.js';
 import { loadPlanView, planDay, type PlanView } from '../views/load-plan-views.js';
 import type { AlertContext, AlertMetering, AlertPlan } from './alert-context.js';
 import { NEW_CALLER_DAYS } from './alert-rules.js';
@@ -38,5 +39,5 @@ export function loadAlertContext(db: Db, input: AlertContextInput): AlertContext
   const plans = listPlans(db).map((plan) => toAlertPlan(loadPlanView(db, plan, now, input.thresholds)));
   // Today and the six days before it: the days a caller first seen on them is still new.
   const { meteredSince, callers } = listNewLegacyCallers(db, bucketStart(now, 'day') - (NEW_CALLER_DAYS - 1) * DAY_MS);
-  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, settings: input.settings };
+  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db), settings: input.settings };
 }

@@ -4,6 +4,8 @@ import { ALERT_RULES, type AlertRuleId } from '../../server/alerts/alert-rules.j
 import type { PlanStatus } from '../../server/analysis/compute-plan-status.js';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import type { NewLegacyCaller } from '../../server/store/list-new-legacy-callers.js';
+import type { ProbeRecord } from '../../server/store/insert-probe.js';
+import { computeFleetDrift } from '../../server/analysis/compute-fleet-drift.js';
 
 const NOW = Date.UTC(2027, 0, 15, 12, 0);
 const RETIRE_DAY = Date.UTC(2027, 2, 1);
@@ -32,9 +34,33 @@ function context(overrides: Partial<AlertContext> = {}): AlertContext {
     newLegacyCallers: [],
     legacyMeteredSince: NOW - 90 * DAY_MS,
     metering: { lastFlushAt: NOW - 1000, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW - DAY_MS },
+    fleet: { expected: null, drift: false, nodes: [], down: [], probes: [] },
     settings: { approachingDays: [30, 7], noFlushMinutes: 5 },
     ...overrides,
   };
+}
+
+function probe(node: string, state: string, supportedVersions: string[]): ProbeRecord {
+  return {
+    id: 1,
+    node,
+    target: `http://${node}.test/mcp`,
+    era: state === 'ready' ? 'modern' : null,
+    state,
+    evidenceClass: state === 'ready' ? 'MOD' : 'STOP',
+    evidenceCode: state === 'ready' ? 'discover-result' : 'http-outage',
+    detail: state === 'ready' ? 'DiscoverResult' : 'connection refused',
+    version: state === 'ready' ? '2026-07-28' : null,
+    supportedVersions,
+    legacyAccepted: supportedVersions.includes('2025-11-25'),
+    serverInfo: null,
+    latencyMs: 3,
+    at: NOW - MINUTE,
+  };
+}
+
+function fleetOf(...probes: ProbeRecord[]): AlertContext['fleet'] {
+  return { ...computeFleetDrift(probes), probes };
 }
 
 function check(id: AlertRuleId, ctx: AlertContext) {
@@ -45,7 +71,7 @@ const subjects = (id: AlertRuleId, ctx: AlertContext) => check(id, ctx).map((f) 
 
 describe('the rule table', () => {
   test('every rule has a unique id, a severity, a description and a consecutive count', () => {
-    expect(ALERT_RULES.map((r) => r.id)).toEqual(['curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss']);
+    expect(ALERT_RULES.map((r) => r.id)).toEqual(['curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss', 'fleet-drift', 'fleet-node-unavailable']);
     for (const rule of ALERT_RULES) {
       expect(rule.description.length, rule.id).toBeGreaterThan(20);
       expect(rule.consecutive, rule.id).toBe(rule.id === 'curve-flattened' ? 2 : 1);
@@ -175,5 +201,26 @@ describe('metering-loss', () => {
     const [found] = check('metering-loss', metering({ droppedEvents: 30, previousDroppedEvents: 10, consecutiveFailures: 3, lastError: 'SQLITE_FULL', lastFlushAt: NOW - 12 * MINUTE }));
     expect(found?.summary).toBe('Metering is losing data: 20 events dropped since the last check; 3 consecutive failed flushes (SQLITE_FULL); no flush for 12 minutes');
     expect(found?.details).toMatchObject({ droppedEvents: 30, newlyDropped: 20, consecutiveFailures: 3, lastError: 'SQLITE_FULL', minutesSinceFlush: 12 });
+  });
+});
+
+describe('fleet rules', () => {
+  test('fleet-drift fires when ready nodes serve different sets, naming the odd ones', () => {
+    const fleet = fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2025-11-25', '2026-07-28']), probe('c', 'ready', ['2026-07-28']));
+    const findings = check('fleet-drift', context({ fleet }));
+    expect(findings.map((f) => f.subject)).toEqual(['fleet']);
+    expect(findings[0]!.summary).toBe('The fleet is not uniform: most nodes serve 2026-07-28, but b serves 2025-11-25, 2026-07-28');
+  });
+
+  test('fleet-drift stays quiet for a uniform fleet, and does not count a node that is down', () => {
+    expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2026-07-28'])) }))).toEqual([]);
+    expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'unavailable', [])) }))).toEqual([]);
+  });
+
+  test('fleet-node-unavailable fires once per node that is not ready', () => {
+    const fleet = fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'unavailable', []), probe('c', 'auth-required', []));
+    const findings = check('fleet-node-unavailable', context({ fleet }));
+    expect(findings.map((f) => f.subject)).toEqual(['node:b', 'node:c']);
+    expect(findings[0]!.summary).toBe('Fleet node b is unavailable at its latest check: connection refused');
   });
 });

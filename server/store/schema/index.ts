@@ -2,6 +2,7 @@
 export * from './alerts.js';
 export * from './integrations.js';
 export * from './plans.js';
+export * from './probes.js';
 export * from './rollups.js';
 export * from './settings.js';
 export * from './traffic.js';

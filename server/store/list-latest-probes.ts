@@ -1,0 +1,18 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { ProbeRecord } from './insert-probe.js';
+import type { Db } from './open-database.js';
+import { probesTable } from './schema/index.js';
+
+/** The latest check of every node, in node order. */
+export function listLatestProbes(db: Db): ProbeRecord[] {
+  const t = probesTable;
+  const latest = db.select({ node: t.node, at: sql<number>`max(${t.at})`.as('latest_at') }).from(t).groupBy(t.node).as('latest');
+  return db
+    .select({ probe: t })
+    .from(t)
+    .innerJoin(latest, and(eq(t.node, latest.node), eq(t.at, latest.at)))
+    .orderBy(t.node, desc(t.id))
+    .all()
+    .map((row) => row.probe)
+    .filter((probe, i, all) => i === 0 || all[i - 1]!.node !== probe.node);
+}
