@@ -52,6 +52,25 @@ const alertsSchema = z
   })
   .strict();
 
+const fleetNodeSchema = z
+  .object({
+    /** The node's name in the fleet panel and alerts. */
+    name: z.string().min(1).max(64).regex(/^[^/\s]+$/, 'no spaces or slashes'),
+    /** Its MCP endpoint. */
+    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }),
+  })
+  .strict();
+
+/** The endpoints of one logical server, checked for a uniform supported set. */
+const fleetSchema = z
+  .object({
+    nodes: z.array(fleetNodeSchema).default([]).refine((nodes) => new Set(nodes.map((n) => n.name)).size === nodes.length, 'node names must be unique'),
+    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */5 * * * *').default('*/5 * * * *'),
+    /** Deadline of each probe and of the legacy-acceptance initialize. */
+    timeoutMs: positiveInt.default(10_000),
+  })
+  .strict();
+
 export const IDENTITY_MECHANISMS = ['gateway-header', 'static-map', 'bearer', 'mtls'] as const;
 
 const identitySchema = z
@@ -111,6 +130,7 @@ export const configSchema = z
     adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
     analysis: analysisSchema.default(analysisSchema.parse({})),
     alerts: alertsSchema.default(alertsSchema.parse({})),
+    fleet: fleetSchema.default(fleetSchema.parse({})),
     identity: identitySchema.default(identitySchema.parse({})),
     /** TLS for the sidecar's listener; with requestClientCert the client certificate subject identifies the caller. */
     tls: z

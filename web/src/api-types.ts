@@ -131,3 +131,30 @@ export interface Alert {
 export interface AlertsResponse {
   alerts: Alert[];
 }
+
+export interface FleetNode {
+  node: string;
+  target: string;
+  era: 'modern' | 'legacy' | null;
+  state: 'ready' | 'unavailable' | 'incompatible' | 'auth-required';
+  evidenceClass: string;
+  evidenceCode: string;
+  detail: string;
+  version: string | null;
+  supportedVersions: string[];
+  legacyAccepted: boolean | null;
+  serverInfo: { name: string; version: string } | null;
+  latencyMs: number;
+  at: string;
+  differs: boolean;
+  down: boolean;
+}
+
+export interface FleetResponse {
+  configured: string[];
+  checkedAt: string | null;
+  expected: string[] | null;
+  drift: boolean;
+  down: string[];
+  nodes: FleetNode[];
+}

@@ -5,6 +5,7 @@
 import { ApiError, createApiClient } from './api-client.js';
 import type { IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
 import { createEvaluateButton, loadAlerts } from './alerts-panel.js';
+import { createFleetCheckButton, loadFleet } from './fleet-panel.js';
 import { byId, emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
 import { formatScope } from './format.js';
 import { createIntegrationDialog } from './integration-dialog.js';
@@ -168,7 +169,7 @@ const planActions = {
 
 async function refreshAll(): Promise<void> {
   document.body.dataset.refreshing = 'true';
-  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions)]);
+  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions), loadFleet(api, byId('fleet-body'))]);
   delete document.body.dataset.refreshing;
 }
 
@@ -207,6 +208,7 @@ function wireControls(): void {
     void loadShare();
   });
   alertsActions.append(createEvaluateButton(api, alertsBody, alertsActions));
+  byId('fleet-actions').append(createFleetCheckButton(api, byId('fleet-body')));
 }
 
 wireControls();

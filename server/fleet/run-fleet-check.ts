@@ -1,0 +1,78 @@
+import type { Logger } from '../lib/create-logger.js';
+import type { ProbeVerdict } from '../prober/verdict.js';
+import { insertProbe, type ProbeRecord } from '../store/insert-probe.js';
+import type { Db } from '../store/open-database.js';
+import { checkLegacyAcceptance, type LegacyAcceptance } from './check-legacy-acceptance.js';
+
+export interface FleetNode {
+  name: string;
+  url: string;
+}
+
+export interface FleetCheckDeps {
+  db: Db;
+  now: () => number;
+  nodes: readonly FleetNode[];
+  timeoutMs: number;
+  /** The era prober, downgrade-safe: it never initializes a modern node. */
+  probeNode: (node: FleetNode) => Promise<ProbeVerdict>;
+  logger: Logger;
+}
+
+/**
+ * Every version the node serves: the modern ones server/discover advertises, plus the legacy one
+ * a 2025 client would get. Either half alone misses the drift of a half-rolled "drop legacy".
+ */
+function servedVersions(verdict: ProbeVerdict, legacy: LegacyAcceptance | undefined): string[] {
+  const versions = new Set<string>();
+  if (verdict.era === 'modern') for (const v of verdict.supportedVersions ?? (verdict.version === null ? [] : [verdict.version])) versions.add(v);
+  if (verdict.era === 'legacy' && verdict.version !== null) versions.add(verdict.version);
+  if (legacy?.accepted && legacy.version !== null) versions.add(legacy.version);
+  return [...versions].sort();
+}
+
+async function checkNode(deps: FleetCheckDeps, node: FleetNode): Promise<ProbeRecord> {
+  const verdict = await deps.probeNode(node);
+  // Only a node the prober could reach is asked about legacy; an outage answers nothing either way.
+  const legacy = verdict.state === 'ready' && verdict.era === 'modern' ? await checkLegacyAcceptance(new URL(node.url), deps.timeoutMs) : undefined;
+  return insertProbe(deps.db, {
+    node: node.name,
+    target: node.url,
+    era: verdict.era,
+    state: verdict.state,
+    evidenceClass: verdict.evidence.class,
+    evidenceCode: verdict.evidence.code,
+    detail: legacy === undefined ? verdict.evidence.detail : `${verdict.evidence.detail}; ${legacy.detail}`,
+    version: verdict.version,
+    supportedVersions: servedVersions(verdict, legacy),
+    legacyAccepted: verdict.era === 'legacy' ? true : legacy?.accepted ?? null,
+    serverInfo: verdict.serverInfo,
+    latencyMs: Math.round(verdict.latencyMs),
+    at: deps.now(),
+  });
+}
+
+/** Checks every configured node now and stores the results; a node that fails to check is stored as unavailable. */
+export async function runFleetCheck(deps: FleetCheckDeps): Promise<ProbeRecord[]> {
+  const results = await Promise.allSettled(deps.nodes.map((node) => checkNode(deps, node)));
+  return results.map((result, i) => {
+    if (result.status === 'fulfilled') return result.value;
+    const node = deps.nodes[i]!;
+    deps.logger.warn({ err: result.reason, node: node.name }, 'fleet check failed');
+    return insertProbe(deps.db, {
+      node: node.name,
+      target: node.url,
+      era: null,
+      state: 'unavailable',
+      evidenceClass: 'STOP',
+      evidenceCode: 'check-failed',
+      detail: result.reason instanceof Error ? result.reason.message : String(result.reason),
+      version: null,
+      supportedVersions: [],
+      legacyAccepted: null,
+      serverInfo: null,
+      latencyMs: 0,
+      at: deps.now(),
+    });
+  });
+}

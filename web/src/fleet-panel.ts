@@ -1,0 +1,74 @@
+/** The fleet: each node's era, served versions, server info and last check; a node that differs stands out. */
+import { ApiError, type ApiClient } from './api-client.js';
+import type { FleetNode, FleetResponse } from './api-types.js';
+import { emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
+import { formatTime } from './format.js';
+
+function servesLegacy(node: FleetNode): string {
+  if (node.era === 'legacy') return 'legacy only';
+  if (node.legacyAccepted === true) return 'modern and legacy';
+  if (node.legacyAccepted === false) return 'modern only';
+  return '—';
+}
+
+function nodeRow(node: FleetNode): HTMLTableRowElement {
+  const flag = node.down ? h('span', { class: 'badge state-firing' }, node.state) : node.differs ? h('span', { class: 'badge severity-warning' }, 'differs') : h('span', { class: 'badge deadline-ok' }, 'ready');
+  return h(
+    'tr',
+    { class: node.differs || node.down ? 'fleet-odd' : null, 'data-testid': 'fleet-node', 'data-node': node.node, 'data-differs': String(node.differs) },
+    h('td', {}, h('strong', {}, node.node), h('div', { class: 'muted small' }, node.target)),
+    h('td', {}, flag),
+    h('td', {}, servesLegacy(node)),
+    h('td', { 'data-testid': 'fleet-versions' }, node.supportedVersions.join(', ') || '—'),
+    h('td', {}, node.serverInfo === null ? '—' : `${node.serverInfo.name} ${node.serverInfo.version}`, h('div', { class: 'muted small' }, 'self-reported')),
+    h('td', {}, formatTime(node.at), h('div', { class: 'muted small' }, node.detail)),
+  );
+}
+
+export function renderFleet(body: HTMLElement, fleet: FleetResponse): void {
+  if (fleet.configured.length === 0) return replaceChildren(body, emptyState('No fleet configured — list the endpoints of one server under fleet.nodes.', 'fleet-empty'));
+  if (fleet.nodes.length === 0) return replaceChildren(body, emptyState('No check has run yet.', 'fleet-unchecked'));
+  const summary = fleet.drift
+    ? h('p', { class: 'delivery-failed', 'data-testid': 'fleet-drift' }, `Not uniform: most nodes serve ${fleet.expected?.join(', ') ?? 'nothing'}; the highlighted ones differ.`)
+    : h('p', { class: 'muted', 'data-testid': 'fleet-uniform' }, `Uniform: every ready node serves ${fleet.expected?.join(', ') ?? 'nothing'}.`);
+  replaceChildren(
+    body,
+    summary,
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { 'data-testid': 'fleet-table' },
+        h('thead', {}, h('tr', {}, ...['Node', 'State', 'Eras', 'Versions served', 'Server', 'Last check'].map((label) => h('th', { scope: 'col' }, label)))),
+        h('tbody', {}, ...fleet.nodes.map(nodeRow)),
+      ),
+    ),
+  );
+}
+
+export async function loadFleet(api: ApiClient, body: HTMLElement): Promise<void> {
+  if (body.childElementCount === 0) replaceChildren(body, loading('the fleet'));
+  try {
+    renderFleet(body, await api.get<FleetResponse>('/fleet'));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) replaceChildren(body, emptyState('Fleet checks unavailable on this server.', 'fleet-unavailable'));
+    else replaceChildren(body, failureLine('Fleet', error));
+  }
+}
+
+/** "Check now": probes every node on the server, then redraws. */
+export function createFleetCheckButton(api: ApiClient, body: HTMLElement): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'secondary small-button', 'data-testid': 'fleet-check' }, 'Check now');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      renderFleet(body, await api.send<FleetResponse>('POST', '/fleet/check', {}));
+    } catch (error) {
+      body.prepend(errorLine(`Check failed: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
