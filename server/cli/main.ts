@@ -6,6 +6,7 @@ import type { ConfigInput } from '../config/config-schema.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { openDatabase } from '../store/open-database.js';
 import { buildReport, formatReport } from './commands/build-report.js';
+import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
 import { runWrap } from './commands/wrap.js';
 import { readConfigFile } from './read-config-file.js';
@@ -84,6 +85,24 @@ program
     } finally {
       store.close();
     }
+  });
+
+program
+  .command('probe')
+  .description('find out which era each MCP server speaks, without ever downgrading a modern one')
+  .argument('[targets...]', 'http(s) URL or stdio:<command line>, optionally as name=<target>; or the name of a peer in --config')
+  .option('--json', 'print one JSON object per target, one per line')
+  .option('--allow-legacy', 'let these targets take one validated initialize after an ambiguous answer')
+  .option('--no-legacy-on-evidence', 'do not initialize on recognised legacy-only evidence alone')
+  .option('--allow-http-sse', 'let these targets fall back to the deprecated HTTP+SSE transport')
+  .option('--probe-timeout-ms <n>', 'deadline of server/discover and later requests (default 10000)', integer)
+  .option('--initialize-timeout-ms <n>', 'deadline of the one legacy initialize (default 10000)', integer)
+  .option('--attempts <n>', 'attempts while a target is unavailable, with backoff (default 3)', integer)
+  .option('--tools', 'list every ready target\'s tools and merge them')
+  .option('--collision <policy>', 'when two targets offer the same tool: prefix (default) or reject')
+  .option('--config <file>', 'JSON config file with peers under probe.peers')
+  .action(async (targets: string[], flags: ProbeFlags) => {
+    process.exitCode = await runProbe(targets, flags, (text) => process.stdout.write(text));
   });
 
 program

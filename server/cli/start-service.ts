@@ -3,7 +3,12 @@ import { createAlertRunner } from '../alerts/run-alerts.js';
 import { scheduleAlerts } from '../alerts/schedule-alerts.js';
 import { createAlertsRouter } from '../api/alerts-router.js';
 import { createApiApp } from '../api/create-api-app.js';
+import { createFleetRouter } from '../api/fleet-router.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
+import { runFleetCheck } from '../fleet/run-fleet-check.js';
+import { scheduleFleetChecks } from '../fleet/schedule-fleet-checks.js';
+import { AppError } from '../lib/app-error.js';
+import { probe } from '../prober/probe.js';
 import type { MeteringHealth } from '../api/health-router.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
@@ -105,6 +110,24 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       ? undefined
       : createAlertRunner({ db: store.db, now, thresholds: config.analysis, settings: config.alerts, metering: () => flusher.health(), beforeRead: () => flusher.flushNow(), logger });
 
+  const fleetNodes = config.fleet.nodes;
+  const checkFleet = async (names?: readonly string[]) => {
+    if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
+    return runFleetCheck({
+      db: store.db,
+      now,
+      nodes: names === undefined ? fleetNodes : fleetNodes.filter((node) => names.includes(node.name)),
+      timeoutMs: config.fleet.timeoutMs,
+      logger,
+      // One attempt per scheduled check: the schedule is the retry, and a slow node must not hold the rest.
+      probeNode: (node) => probe({ name: node.name, target: { kind: 'http', url: node.url } }, { probeTimeoutMs: config.fleet.timeoutMs, initializeTimeoutMs: config.fleet.timeoutMs, attempts: 1 }),
+    });
+  };
+  const fleetDb = () => {
+    if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
+    return store.db;
+  };
+
   const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
   const api = createServer(
     createApiApp({
@@ -116,7 +139,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       thresholds: config.analysis,
       adminToken: config.adminToken,
       dashboard: serveDashboard(),
-      extraRouters: [createAlertsRouter({ db: store?.db, runner: alertRunner })],
+      extraRouters: [createAlertsRouter({ db: store?.db, runner: alertRunner }), createFleetRouter({ db: fleetDb, nodes: fleetNodes.map((n) => n.name), check: checkFleet })],
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
     }),
   );
@@ -136,6 +159,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const retention = setInterval(applyRetention, RETENTION_EVERY_MS);
   retention.unref();
   const stopAlerts = alertRunner === undefined ? async () => undefined : scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger });
+  const stopFleet = store === undefined || fleetNodes.length === 0 ? async () => undefined : scheduleFleetChecks(config.fleet.schedule, () => checkFleet(), logger);
 
   logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: store?.path }, 'mcp-sunset serving');
   return {
@@ -148,6 +172,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     async stop() {
       // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
       await stopAlerts();
+      await stopFleet();
       clearInterval(retention);
       await closeServer(sidecar);
       meter.settleAllPending();

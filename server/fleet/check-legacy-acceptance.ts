@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { HEADER } from '../protocol/versions.js';
 
 export interface LegacyAcceptance {
   /** True when the node answered a 2025-era initialize with a result. */
@@ -48,9 +49,9 @@ export async function checkLegacyAcceptance(url: URL, timeoutMs: number): Promis
     return { accepted: false, version: null, supported: null, detail: `initialize failed: ${(error as Error).message}` };
   }
   const text = await response.text().catch(() => '');
-  const sessionId = response.headers.get('mcp-session-id');
+  const sessionId = response.headers.get(HEADER.sessionId);
   if (sessionId !== null) {
-    await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId }, signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+    await fetch(url, { method: 'DELETE', headers: { [HEADER.sessionId]: sessionId }, signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
   }
   const message = firstMessage(response.headers.get('content-type') ?? '', text);
   const result = message?.result as Record<string, unknown> | undefined;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { Caller } from './identify-caller.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter } from '../lib/line-splitter.js';
 import type { StdioMeter } from './stdio-meter.js';
 
 export interface WrapStdioOptions {

@@ -106,6 +106,18 @@ export const LAYER_RULES: readonly LayerRule[] = [
     rationale: 'Views compose store reads with analysis for both the API and the alerts; knowing either consumer, or HTTP, would tie one to the other.',
   },
   {
+    id: 'prober-is-a-client',
+    from: ['prober'],
+    forbid: ['server/api', 'server/sidecar', 'server/store', 'server/alerts', 'server/views', 'server/fleet', 'package:express'],
+    rationale: 'The prober is a reusable client library (mcp-sunset/prober): hosts import it without a database, a proxy or a web server.',
+  },
+  {
+    id: 'fleet-checks-do-not-serve',
+    from: ['fleet'],
+    forbid: ['server/api', 'server/sidecar', 'package:express'],
+    rationale: 'Fleet checks probe nodes and store results; the API triggers them, never the reverse, and the proxy path must not wait on them.',
+  },
+  {
     id: 'alerts-stay-off-http-and-proxy',
     from: ['alerts'],
     forbid: ['server/api', 'server/sidecar', 'package:express'],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { LineSplitter } from '../../server/sidecar/line-splitter.js';
+import { LineSplitter } from '../../server/lib/line-splitter.js';
 
 function split(chunks: Buffer[], maxLineBytes = 1024): (string | undefined)[] {
   const lines: (string | undefined)[] = [];
