@@ -1,4 +1,5 @@
 /** What every dashboard browser test needs: a built dashboard, the real service, a browser, and ways to read the page. */
+import type { ConfigInput } from '../../server/config/config-schema.js';
 import type { Page } from 'playwright-core';
 import { seedDemoHistory } from '../../server/demo/seed-demo-history.js';
 import { buildDashboard } from '../../web/build.js';
@@ -20,10 +21,10 @@ export interface DashboardRig {
 }
 
 /** Builds the dashboard into dist/web (where the service looks), starts the service, seeds it and opens a browser. */
-export async function startDashboardRig(options: { seed: boolean; adminToken?: string }): Promise<DashboardRig> {
+export async function startDashboardRig(options: { seed: boolean; adminToken?: string; config?: Partial<ConfigInput> }): Promise<DashboardRig> {
   await buildDashboard();
   const upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}'));
-  const service = await startTestService(new URL(upstream.origin), { ...QUIET_ALERTS, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }) });
+  const service = await startTestService(new URL(upstream.origin), { ...QUIET_ALERTS, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...options.config });
   const demoPlanId = options.seed ? seedDemoHistory(service.store!.db, Date.now()).planId : null;
   const browser = await launchBrowser();
   return {
