@@ -1,5 +1,5 @@
 /**
- * The positive-evidence checklist (era-probe.md §2.2, "The one initialize"). Pure. Legacy is
+ * The positive-evidence checklist. Pure. Legacy is
  * selected only when every item holds; only then is `notifications/initialized` ever sent.
  */
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';

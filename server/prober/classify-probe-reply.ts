@@ -1,5 +1,5 @@
 /**
- * Judges what came back for `server/discover` on any transport (era-probe.md §2.2). Pure.
+ * Judges what came back for `server/discover` on any transport. Pure.
  * HTTP status outranks the body: 401/403 are auth and 429/5xx transient whatever they carry,
  * and an HTTP timeout or outage is never era evidence (rows 18-20).
  */

@@ -1,7 +1,7 @@
 /**
- * Judges the JSON-RPC message that answered `server/discover` (era-probe.md §2.2, rows 1-14 and
- * 24). Pure. Product decisions win over the table: -32601/-32600/-32602 are plain AMB, and any
- * -32022 stays modern, so it never leads to `initialize`.
+ * Judges the JSON-RPC message that answered `server/discover`. Pure. The product decisions win
+ * over the research's decision table: -32601/-32600/-32602 are plain AMB, and any -32022 stays
+ * modern, so it never leads to `initialize`.
  */
 import { isLegacyVersion } from '../protocol/versions.js';
 import { ambiguousOutcome, stopOutcome, type ProbeContext, type ProbeOutcome } from './probe-outcome.js';

@@ -1,5 +1,5 @@
 /**
- * Merges the tool lists of several peers under a declared collision policy (era-probe.md §2.4).
+ * Merges the tool lists of several peers under a declared collision policy.
  * Pure. Peers are taken in configured-name order and tools in name order, so the result never
  * depends on which peer answered first. Nothing is ever overwritten silently.
  */

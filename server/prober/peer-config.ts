@@ -1,6 +1,6 @@
 /**
  * What a peer is: a configured name, how to reach it, and the per-peer era policy. Pure.
- * The policy is intent bound to this exact peer (era-probe.md, product decisions), never a pattern.
+ * The policy is intent bound to this exact peer, never a pattern.
  */
 
 export interface StdioTarget {

@@ -1,6 +1,6 @@
 /**
- * The JSON-RPC messages the prober writes. Pure. Modern requests carry the full `_meta` triple
- * (spec-digest.md §3.1); legacy ones are shaped exactly as a 2025 client sends them, with no
+ * The JSON-RPC messages the prober writes. Pure. Modern requests carry the full `_meta` triple;
+ * legacy ones are shaped exactly as a 2025 client sends them, with no
  * `io.modelcontextprotocol/*` key at all.
  */
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';

@@ -1,5 +1,5 @@
 /**
- * Settings of a probe run, with the defaults mcp-sunset ships (era-probe.md §2.3).
+ * Settings of a probe run, with the defaults mcp-sunset ships.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BackoffSettings } from './compute-backoff.js';

@@ -1,5 +1,5 @@
 /**
- * The judgement of one answer to `server/discover`, in the classes of era-probe.md §2.1. Pure types.
+ * The judgement of one answer to `server/discover`, in the evidence classes of the verdict (MOD, MOD-ERR, STOP, AMB, AMB*). Pure types.
  * IGN never appears here: ignorable messages are filtered before an answer is judged.
  */
 import type { VerdictState } from './verdict.js';

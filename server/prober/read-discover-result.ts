@@ -1,5 +1,5 @@
 /**
- * Reads a `server/discover` result (spec-digest.md §3.2). Pure. Only the members the era decision
+ * Reads a `server/discover` result. Pure. Only the members the era decision
  * needs are checked: a non-empty `supportedVersions` of strings and an object `capabilities`; a
  * `resultType`, when present, must be `complete`. `serverInfo` is self-reported and only shown.
  */

@@ -1,6 +1,6 @@
 /**
- * Recognises the HTTP 400 bodies that deployed legacy servers send to a request without a session
- * (era-probe.md §1.4, row 14). Pure. Matching is on the whole message, never a substring, so an
+ * Recognises the HTTP 400 bodies that deployed legacy servers send to a request without a session.
+ * Pure. Matching is on the whole message, never a substring, so an
  * arbitrary -32000 does not qualify; the version list must name only historical versions.
  */
 import { HEADER, isLegacyVersion } from '../protocol/versions.js';

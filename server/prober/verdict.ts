@@ -9,7 +9,7 @@ export type ProbedEra = 'modern' | 'legacy';
 export type VerdictState = 'ready' | 'unavailable' | 'incompatible' | 'auth-required';
 
 /**
- * The class of the evidence behind a verdict (era-probe.md §2.1): MOD positive modern evidence,
+ * The class of the evidence behind a verdict: MOD positive modern evidence,
  * MOD-ERR a recognised modern rejection, STOP a failure that is not about eras, AMB ambiguous,
  * AMB* ambiguous but recognised legacy-only evidence, LEGACY a validated initialize result.
  */

@@ -1,5 +1,5 @@
 /**
- * Classifies one HTTP request to an MCP endpoint into the messages it carries (spec-digest.md §4).
+ * Classifies one HTTP request to an MCP endpoint into the messages it carries.
  * Pure: no I/O; session and channel knowledge come in through lookups. Every exchange yields at
  * least one message, so nothing is dropped: what carries no MCP message is filed as `unknown`.
  */

@@ -1,6 +1,6 @@
 /**
- * Classifies one JSON-RPC message POSTed over HTTP by the mechanism that carries it
- * (spec-digest.md §4.2). Pure: the caller supplies what it knows about sessions and channels.
+ * Classifies one JSON-RPC message POSTed over HTTP by the mechanism that carries it. Pure: the
+ * caller supplies what it knows about sessions and channels.
  * Order matters: initialize, then the body envelope, then the HTTP+SSE endpoint, the session,
  * the version header, and finally the spec's absent-header assumption.
  */

@@ -1,5 +1,5 @@
 /**
- * Classifies one client→server stdio line (spec-digest.md §6). Pure. On stdio an `initialize`
+ * Classifies one client→server stdio line. Pure. On stdio an `initialize`
  * opens a legacy scope for the whole process, yet each line that carries the modern envelope is
  * still modern: eras are decided per message.
  */

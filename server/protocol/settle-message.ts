@@ -1,5 +1,5 @@
 /**
- * Decides the outcome of a classified message from what the server answered (spec-digest.md §5).
+ * Decides the outcome of a classified message from what the server answered.
  * Pure. A JSON-RPC answer decides by error code or by the shape of the result; an HTTP status
  * decides only when no JSON-RPC answer belongs to the message.
  */

@@ -1,6 +1,6 @@
 /**
  * A GET without a session is either a sessionless Streamable HTTP stream or the opening of the
- * deprecated HTTP+SSE transport; only the first event of the answer tells (spec-digest.md §4.3).
+ * deprecated HTTP+SSE transport; only the first event of the answer tells.
  * Pure.
  */
 import type { ClassifiedMessage } from './classified-message.js';

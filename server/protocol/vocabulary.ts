@@ -1,5 +1,5 @@
 /**
- * The closed vocabulary every count is filed under (design.md §2). Pure data: the API validates
+ * The closed vocabulary every count is filed under. Pure data: the API validates
  * filters against these lists and the store keeps the strings as they are.
  */
 

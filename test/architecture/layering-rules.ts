@@ -1,5 +1,5 @@
 /**
- * The dependency rules of design.md §4 as data, and a checker that applies them to source text.
+ * The dependency rules of the server layout as data, and a checker that applies them to source text.
  * The checker parses with the TypeScript compiler, so comments and strings that merely look like
  * imports are never mistaken for one, and it runs on in-memory files so it can be tested itself.
  */
@@ -46,7 +46,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
     allow: ['server/protocol'],
     rationale:
       'Era knowledge is pure and self-contained: no I/O, no runtime, no library, so the classifier is deterministic, '
-      + 'cheap on the hot path, and reusable by the sidecar, the prober and the benchmarks alike (design.md §4, style.md habit 10).',
+      + 'cheap on the hot path, and reusable by the sidecar, the prober and the benchmarks alike.',
   },
   {
     id: 'config-is-a-leaf',
@@ -72,7 +72,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
     id: 'analysis-takes-rows',
     from: ['analysis'],
     forbid: ['server/store'],
-    rationale: 'Analysis is pure maths over rows and `now`; reading the database itself would make it untestable without SQLite (design.md §4).',
+    rationale: 'Analysis is pure maths over rows and `now`; reading the database itself would make it untestable without SQLite.',
   },
   {
     id: 'tally-writes-only-to-a-sink',
@@ -91,7 +91,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
     from: '*',
     exceptFrom: ['cli'],
     forbid: ['server/cli'],
-    rationale: 'The CLI wires every part together; anything importing it would import the whole application (design.md §4: "Nothing imports it").',
+    rationale: 'The CLI wires every part together; anything importing it would import the whole application.',
   },
   {
     id: 'api-does-not-proxy',

@@ -15,7 +15,7 @@ import {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = join(ROOT, 'server');
 
-/** Folders design.md §4 lists that may not exist yet; a rule about them is vacuous until they do. */
+/** Folders of the planned layout that may not exist yet; a rule about them is vacuous until they do. */
 const PLANNED_FOLDERS = ['analysis', 'alerts', 'prober'];
 
 function serverSources(): SourceText[] {

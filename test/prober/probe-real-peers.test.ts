@@ -1,7 +1,7 @@
 /**
  * The prober against the official SDKs as real peers, over stdio and HTTP where each supports it,
  * and against @modelcontextprotocol/server-everything. What each answers to the probe is in
- * ../shared/fixtures/wire-traces/*raw-probes.jsonl; these tests pin the verdict and the wire.
+ * captured wire traces (the raw-probes scenarios); these tests pin the verdict and the wire.
  */
 import { describe, expect, test } from 'vitest';
 import type { PeerConfig, PeerPolicy } from '../../server/prober/peer-config.js';

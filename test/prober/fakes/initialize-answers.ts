@@ -9,7 +9,7 @@ export const goodInitializeAnswer = (id: unknown = 1, version = '2025-11-25') =>
 
 type Answer = ReturnType<typeof goodInitializeAnswer>;
 
-/** One broken answer per checklist item (era-probe.md §2.2, "The one initialize"). */
+/** One broken answer per checklist item. */
 export const FAILING_ITEMS: Record<ChecklistItem, (answer: Answer) => Record<string, unknown>> = {
   jsonrpc: (a) => ({ ...a, jsonrpc: '1.0' }),
   id: (a) => ({ ...a, id: String(a.id) }),
