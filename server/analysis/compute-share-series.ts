@@ -6,6 +6,7 @@
  */
 import type { Era, Outcome, Transport } from '../protocol/vocabulary.js';
 import { bucketStart } from '../lib/time-bucket.js';
+import { isLegacyServed, isServed } from '../protocol/served.js';
 import { computeWeekStart, DAY_MS, WEEK_MS } from './compute-week-start.js';
 import { isInScopeShape, type PlanScope } from './plan-scope.js';
 
@@ -50,7 +51,6 @@ export interface ShareSeriesInput {
   to: number;
 }
 
-const SERVED: ReadonlySet<Outcome> = new Set<Outcome>(['served', 'served-as-legacy']);
 /** The caller or our policy said no: the request was answered, with a refusal. */
 const REFUSED: ReadonlySet<Outcome> = new Set<Outcome>([
   'unsupported-version', 'header-mismatch', 'missing-capability', 'method-not-found',
@@ -69,12 +69,12 @@ export function computeBucketStart(at: number, bucket: ShareBucket): number {
  * failure of the modern era, so it goes to `probes` whatever the scope.
  */
 export function isEraProbe(row: ShareRow): boolean {
-  return row.era === 'modern' && row.discover && !SERVED.has(row.outcome);
+  return row.era === 'modern' && row.discover && !isServed(row.outcome);
 }
 
 function isInScopeServed(scope: PlanScope, row: ShareRow): boolean {
-  // served-as-legacy: a modern-shaped request that the legacy path answered, so legacy still carried it.
-  if (scope.kind === 'era' && row.outcome === 'served-as-legacy') return true;
+  // The era scope counts what the legacy path answered, served-as-legacy included.
+  if (scope.kind === 'era') return isLegacyServed(row.era, row.outcome);
   return isInScopeShape(scope, row);
 }
 
@@ -102,7 +102,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     if (!Number.isFinite(row.count) || row.count <= 0) continue;
     const point = points[indexOf.get(computeBucketStart(row.day, bucket)) ?? -1];
     if (point === undefined) continue;
-    if (SERVED.has(row.outcome)) {
+    if (isServed(row.outcome)) {
       point.served += row.count;
       if (isInScopeServed(scope, row)) point.inScope += row.count;
     } else if (isEraProbe(row)) {

@@ -3,8 +3,8 @@
  * the demo callers, their protocol paths and methods, plus a few refusals, failures and
  * era-negotiation probes. Pure apart from the random source it is handed.
  */
-import type { Era, MessageKind, Outcome, Reason, Transport } from '../protocol/vocabulary.js';
-import type { TallyCell } from '../tally/tally-cell.js';
+import type { Reason } from '../protocol/vocabulary.js';
+import type { TallyCell, TrafficLabels } from '../tally/tally-cell.js';
 import type { DemoHistoryCaller } from './demo-history-callers.js';
 
 const MINUTE_MS = 60_000;
@@ -44,17 +44,6 @@ export interface DemoHistoryDay {
   random: () => number;
 }
 
-interface CellLabels {
-  era: Era;
-  transport: Transport;
-  reason: Reason;
-  version: string;
-  method: string;
-  kind: MessageKind;
-  outcome: Outcome;
-  integration: string;
-}
-
 function weightOf(range: { early: number; late: number }, progress: number): number {
   return range.early + (range.late - range.early) * progress;
 }
@@ -69,7 +58,7 @@ function splitAmong(callers: readonly DemoHistoryCaller[], pick: (c: DemoHistory
 export function buildDemoHistoryDay(day: DemoHistoryDay, callers: readonly DemoHistoryCaller[]): TallyCell[] {
   const cells: TallyCell[] = [];
   const span = Math.max(1, Math.min(DAY_MS, day.until - day.dayStart + MINUTE_MS) / MINUTE_MS);
-  const add = (labels: CellLabels, count: number) => {
+  const add = (labels: TrafficLabels, count: number) => {
     const rounded = Math.round(count);
     if (rounded <= 0) return;
     const minute = day.dayStart + Math.floor(day.random() * span) * MINUTE_MS;

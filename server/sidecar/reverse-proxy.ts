@@ -5,7 +5,7 @@ import { EndpointRewriter } from './endpoint-rewriter.js';
 import { forwardHeaders } from './forward-headers.js';
 import { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
-import { ANONYMOUS, type Caller } from './identify-caller.js';
+import type { Caller } from './identify-caller.js';
 import { toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 

@@ -1,18 +1,10 @@
 import type { Db } from './open-database.js';
 import { getPlan } from './get-plan.js';
-import { replaceBrownouts, type BrownoutRecord, type PlanRecord } from './plan-record.js';
-import { plansTable, type PlanScopeKind } from './schema/index.js';
+import { replaceBrownouts, type PlanRecord } from './plan-record.js';
+import { plansTable } from './schema/index.js';
 
-export interface PlanInput {
-  name: string;
-  scopeKind: PlanScopeKind;
-  scopeValue: string;
-  announceDate: string;
-  retireDate: string;
-  targetShare: number;
-  policyUrl: string | null;
-  brownouts: BrownoutRecord[];
-}
+/** What a new plan needs: everything the record holds but its id and bookkeeping times. */
+export type PlanInput = Omit<PlanRecord, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt'>;
 
 export function insertPlan(db: Db, input: PlanInput, now: number): PlanRecord {
   return db.transaction(() => {

@@ -33,11 +33,11 @@ const ANALYSIS_IS_PURE: LayerRule = {
 describe('server/analysis purity', () => {
   const sources = analysisSources();
 
-  test('imports only itself, protocol vocabulary, the time-bucket helper and the Theil–Sen estimator', () => {
+  test('imports only itself, the protocol vocabulary and served predicates, the time-bucket helper and the Theil–Sen estimator', () => {
     expect(sources.length).toBeGreaterThan(5);
     expect(checkLayering(sources, [ANALYSIS_IS_PURE]).map(formatViolation)).toEqual([]);
     const outside = sources.flatMap((s) => importsOf(s).map((ref) => ref.specifier)).filter((spec) => !spec.startsWith('./'));
-    expect([...new Set(outside)].sort()).toEqual(['../lib/time-bucket.js', '../protocol/vocabulary.js', 'ml-regression-theil-sen']);
+    expect([...new Set(outside)].sort()).toEqual(['../lib/time-bucket.js', '../protocol/served.js', '../protocol/vocabulary.js', 'ml-regression-theil-sen']);
   });
 
   test('every file opens with a header that says it is pure, and stays within 200 lines', () => {
