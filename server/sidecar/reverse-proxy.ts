@@ -120,11 +120,14 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined));
     // An event stream may stay silent for a long time: the client must see its headers now. If
     // the first event came in the same read, it already carried them and no extra write is made.
-    if (eventStream) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+    // (`res.headersSent` cannot tell: it is true as soon as writeHead() has run.)
+    let bodyWritten = false;
+    if (eventStream) setImmediate(() => bodyWritten || res.writableEnded || res.destroyed || res.flushHeaders());
     const observer = exchange.active ? createBodyObserver(upRes.headers['content-encoding'], (text) => exchange.responseChunk(text)) : undefined;
 
     const send = (chunk: Buffer) => {
       if (chunk.length === 0) return;
+      bodyWritten = true;
       if (!res.write(chunk)) {
         upRes.pause();
         res.once('drain', () => upRes.resume());

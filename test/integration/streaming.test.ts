@@ -44,4 +44,24 @@ describe('SSE answers stream through the sidecar event by event', () => {
     expect(await trafficTotals(legacySidecar, 'outcome', { method: 'tools/call' })).toEqual({ served: 1 });
     expect(await trafficTotals(legacySidecar, 'method', { method: 'notifications/progress' })).toEqual({});
   });
+
+  test('a quiet legacy GET stream opens for the client before the server sends any event', async () => {
+    const url = new URL('/mcp', legacySidecar.sidecarUrl);
+    const post = (body: unknown, sessionId?: string) => fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sessionId ? { 'mcp-session-id': sessionId } : {}) },
+      body: JSON.stringify(body),
+    });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const sessionId = init.headers.get('mcp-session-id') ?? undefined;
+    await init.text();
+    expect(sessionId).toBeDefined();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).text();
+    // The server sends nothing on this stream: fetch resolves only if the headers get through alone.
+    const bound = AbortSignal.timeout(10_000);
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' }, signal: bound });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    await stream.body?.cancel();
+  });
 });

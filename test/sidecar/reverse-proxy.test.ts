@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
@@ -57,5 +57,61 @@ describe('the reverse proxy when metering itself fails', () => {
     }
     expect(upstream.received.map((r) => r.body.toString())).toEqual([BODY, BODY]);
     expect(errors).toEqual([`broken ${breakAt}`, `broken ${breakAt}`]);
+  });
+});
+
+/** Resolves with the response head, or with `undefined` if none came within `boundMs`. */
+function responseHeadWithin(url: string, headers: Record<string, string>, boundMs: number): Promise<IncomingMessage | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers, agent: false });
+    const timer = setTimeout(() => {
+      request.destroy();
+      resolve(undefined);
+    }, boundMs);
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      resolve(response);
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end();
+  });
+}
+
+describe('the reverse proxy with a quiet event stream', () => {
+  let upstream: RawUpstream | undefined;
+  let proxyServer: Server | undefined;
+  afterEach(async () => {
+    proxyServer?.closeAllConnections();
+    await new Promise((resolve) => (proxyServer ? proxyServer.close(resolve) : resolve(undefined)));
+    await upstream?.close();
+  });
+
+  test('passes on the headers of an event stream before its first event', async () => {
+    upstream = await startRawUpstream((_req, res) => {
+      // Headers only: the stream stays open and silent until the test ends.
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+    });
+    const proxy = createReverseProxy({
+      upstream: new URL(upstream.origin),
+      maxBodyBytes: 1024,
+      connectTimeoutMs: 1000,
+      meter: new HttpMeter<Caller>({ record: () => undefined }),
+      identify: () => ANONYMOUS,
+      onInternalError: (error) => {
+        throw error;
+      },
+    });
+    proxyServer = createServer((req, res) => proxy.handle(req, res));
+    await new Promise<void>((resolve) => proxyServer!.listen(0, '127.0.0.1', resolve));
+    const { port } = proxyServer.address() as AddressInfo;
+    // A generous bound: the point is that the head comes at all while the upstream is silent.
+    const response = await responseHeadWithin(`http://127.0.0.1:${port}/mcp`, { accept: 'text/event-stream', 'mcp-session-id': 's-1' }, 10_000);
+    expect(response?.statusCode).toBe(200);
+    expect(response?.headers['content-type']).toBe('text/event-stream');
+    response?.destroy();
   });
 });
