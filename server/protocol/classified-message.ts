@@ -1,5 +1,6 @@
 /**
- * The result types of classification, shared by the HTTP and stdio classifiers. Pure types.
+ * The result types of classification, shared by the HTTP and stdio classifiers, and their one
+ * constructor. Pure.
  */
 import type { JsonRpcId } from './read-json-rpc.js';
 import type { Era, MessageKind, Reason, Transport } from './vocabulary.js';
@@ -43,3 +44,12 @@ export const NO_LOOKUPS: ClassifyLookups = {
   httpSseChannel: () => undefined,
   serverRequestMethod: () => undefined,
 };
+
+/**
+ * Builds a message as one object literal: every classified message has the same shape, and
+ * spreading into a literal with extra keys is a slow path in V8 on this hot path.
+ */
+export function classified(fields: ClassifiedMessage): ClassifiedMessage {
+  const { kind, method, id, era, transport, reason, version } = fields;
+  return { kind, method, id, era, transport, reason, version };
+}

@@ -3,8 +3,8 @@
  * Pure: no I/O; session and channel knowledge come in through lookups. Every exchange yields at
  * least one message, so nothing is dropped: what carries no MCP message is filed as `unknown`.
  */
-import type { ClassifiedMessage, ClassifyLookups, ClientInfoHint } from './classified-message.js';
-import { classified, classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
+import { classified, type ClassifiedMessage, type ClassifyLookups, type ClientInfoHint } from './classified-message.js';
+import { classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
 import { headerValue, headersAgree } from './headers-agree.js';
 import { parseJson, readJsonRpc, type JsonRpcMessage } from './read-json-rpc.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
@@ -35,7 +35,7 @@ export interface HttpRequestClassification {
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 function unknownMessage(reason: Reason, method: string = NON_RPC_METHOD.unparsed): ClassifiedMessage {
-  return classified('other', method, null, 'unknown', 'streamable-http', reason, null);
+  return classified({ kind: 'other', method, id: null, era: 'unknown', transport: 'streamable-http', reason, version: null });
 }
 
 function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
@@ -63,7 +63,7 @@ function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): Clas
   if (!looksLikeMcpStream(facts)) return unknownMessage('not-mcp', method);
   const resume = headerValue(facts.headers, HEADER.lastEventId) !== undefined;
   const reason = isGet ? (resume ? 'get-resume' : 'get-stream') : 'delete-session';
-  return classified(isGet ? 'stream-open' : 'session-delete', method, null, 'legacy', 'streamable-http', reason, legacyVersion(ctx));
+  return classified({ kind: isGet ? 'stream-open' : 'session-delete', method, id: null, era: 'legacy', transport: 'streamable-http', reason, version: legacyVersion(ctx) });
 }
 
 /** A body too large to read: the era is what the headers show, the reason says it is only that. */
@@ -71,9 +71,9 @@ function classifyOversized(ctx: PostContext): ClassifiedMessage {
   const method = ctx.headerMethod ?? NON_RPC_METHOD.unparsed;
   const transport = ctx.channel ? 'http+sse' : 'streamable-http';
   const legacySign = ctx.channel !== undefined || ctx.sessionId !== undefined || (ctx.headerVersion !== undefined && isLegacyVersion(ctx.headerVersion));
-  if (legacySign) return classified('other', method, null, 'legacy', transport, 'body-too-large', legacyVersion(ctx));
-  if (hasModernHeaderClaim(ctx)) return classified('other', method, null, 'modern', transport, 'body-too-large', ctx.headerVersion ?? null);
-  return classified('other', method, null, 'unknown', transport, 'body-too-large', null);
+  if (legacySign) return classified({ kind: 'other', method, id: null, era: 'legacy', transport, reason: 'body-too-large', version: legacyVersion(ctx) });
+  if (hasModernHeaderClaim(ctx)) return classified({ kind: 'other', method, id: null, era: 'modern', transport, reason: 'body-too-large', version: ctx.headerVersion ?? null });
+  return classified({ kind: 'other', method, id: null, era: 'unknown', transport, reason: 'body-too-large', version: null });
 }
 
 function scopeOf(ctx: PostContext): string | undefined {

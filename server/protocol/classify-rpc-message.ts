@@ -4,7 +4,7 @@
  * Order matters: initialize, then the body envelope, then the HTTP+SSE endpoint, the session,
  * the version header, and finally the spec's absent-header assumption.
  */
-import type { ClassifiedMessage, HttpSseChannel } from './classified-message.js';
+import { classified, type ClassifiedMessage, type HttpSseChannel } from './classified-message.js';
 import type { JsonRpcMessage } from './read-json-rpc.js';
 import { ASSUMED_SESSIONLESS_VERSION, isLegacyVersion, META_PROTOCOL_VERSION } from './versions.js';
 import { NON_RPC_METHOD, type Reason, type Transport } from './vocabulary.js';
@@ -47,22 +47,6 @@ function legacyReason(ctx: PostContext): Reason {
   return legacyHeaderVersion(ctx) !== undefined ? 'legacy-version-header' : 'assumed-2025-03-26';
 }
 
-/**
- * Builds a message as one object literal: every classified message has the same shape, and
- * spreading into a literal with extra keys is a slow path in V8 on this hot path.
- */
-export function classified(
-  kind: ClassifiedMessage['kind'],
-  method: string,
-  id: ClassifiedMessage['id'],
-  era: ClassifiedMessage['era'],
-  transport: Transport,
-  reason: Reason,
-  version: string | null,
-): ClassifiedMessage {
-  return { kind, method, id, era, transport, reason, version };
-}
-
 /** True when the headers claim the modern era: a non-legacy version, or Mcp-Method without a version. */
 export function hasModernHeaderClaim(ctx: PostContext): boolean {
   if (ctx.headerVersion !== undefined) return !isLegacyVersion(ctx.headerVersion);
@@ -74,35 +58,35 @@ export function classifyRpcMessage(message: JsonRpcMessage, ctx: PostContext): C
   const transport: Transport = ctx.channel ? 'http+sse' : 'streamable-http';
   switch (message.kind) {
     case 'invalid':
-      return classified('other', NON_RPC_METHOD.unparsed, null, 'unknown', transport, 'invalid-message', null);
+      return classified({ kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport, reason: 'invalid-message', version: null });
     case 'response': {
       const method = ctx.answeredMethod ?? NON_RPC_METHOD.unknownResponse;
-      return classified('response', method, message.id, 'legacy', transport, ctx.inBatch ? 'batch' : 'client-response', legacyVersion(ctx));
+      return classified({ kind: 'response', method, id: message.id, era: 'legacy', transport, reason: ctx.inBatch ? 'batch' : 'client-response', version: legacyVersion(ctx) });
     }
     case 'notification': {
       const { method } = message;
       if (method === 'notifications/initialized' && !ctx.inBatch) {
-        return classified('notification', method, null, 'legacy', transport, 'initialize', legacyVersion(ctx));
+        return classified({ kind: 'notification', method, id: null, era: 'legacy', transport, reason: 'initialize', version: legacyVersion(ctx) });
       }
       const noLegacySign = !ctx.channel && ctx.sessionId === undefined && !ctx.inBatch;
       if (noLegacySign && ctx.headerVersion !== undefined && !isLegacyVersion(ctx.headerVersion)) {
-        return classified('notification', method, null, 'modern', transport, 'modern-notification', ctx.headerVersion);
+        return classified({ kind: 'notification', method, id: null, era: 'modern', transport, reason: 'modern-notification', version: ctx.headerVersion });
       }
-      return classified('notification', method, null, 'legacy', transport, legacyReason(ctx), legacyVersion(ctx));
+      return classified({ kind: 'notification', method, id: null, era: 'legacy', transport, reason: legacyReason(ctx), version: legacyVersion(ctx) });
     }
     case 'request': {
       const { method, id } = message;
       if (method === 'initialize') {
         const requested = message.params?.protocolVersion;
         const version = typeof requested === 'string' ? requested : null;
-        return classified('request', method, id, 'legacy', transport, ctx.inBatch ? 'batch' : 'initialize', version);
+        return classified({ kind: 'request', method, id, era: 'legacy', transport, reason: ctx.inBatch ? 'batch' : 'initialize', version });
       }
       const modern = modernVersionOf(message.params);
-      if (modern !== undefined) return classified('request', method, id, 'modern', transport, 'modern-meta', modern);
+      if (modern !== undefined) return classified({ kind: 'request', method, id, era: 'modern', transport, reason: 'modern-meta', version: modern });
       if (!ctx.channel && ctx.sessionId === undefined && !ctx.inBatch && hasModernHeaderClaim(ctx)) {
-        return classified('request', method, id, 'modern', transport, 'modern-malformed', ctx.headerVersion ?? null);
+        return classified({ kind: 'request', method, id, era: 'modern', transport, reason: 'modern-malformed', version: ctx.headerVersion ?? null });
       }
-      return classified('request', method, id, 'legacy', transport, legacyReason(ctx), legacyVersion(ctx));
+      return classified({ kind: 'request', method, id, era: 'legacy', transport, reason: legacyReason(ctx), version: legacyVersion(ctx) });
     }
   }
 }

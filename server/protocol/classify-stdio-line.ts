@@ -3,8 +3,8 @@
  * opens a legacy scope for the whole process, yet each line that carries the modern envelope is
  * still modern: eras are decided per message.
  */
-import type { ClassifiedMessage } from './classified-message.js';
-import { classified, modernVersionOf } from './classify-rpc-message.js';
+import { classified, type ClassifiedMessage } from './classified-message.js';
+import { modernVersionOf } from './classify-rpc-message.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 
@@ -19,7 +19,7 @@ export interface StdioProcessState {
 }
 
 function unknownLine(reason: Reason): ClassifiedMessage {
-  return classified('other', NON_RPC_METHOD.unparsed, null, 'unknown', 'stdio', reason, null);
+  return classified({ kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport: 'stdio', reason, version: null });
 }
 
 function legacyReason(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: boolean): Reason {
@@ -38,18 +38,18 @@ function classifyElement(value: unknown, state: StdioProcessState, inBatch: bool
       return unknownLine('invalid-message');
     case 'response': {
       const method = (rpc.id === null ? undefined : state.serverRequestMethod(rpc.id)) ?? NON_RPC_METHOD.unknownResponse;
-      return classified('response', method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
+      return classified({ kind: 'response', method, id: rpc.id, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: negotiated });
     }
     case 'notification':
-      return classified('notification', rpc.method, null, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
+      return classified({ kind: 'notification', method: rpc.method, id: null, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: negotiated });
     case 'request': {
       if (rpc.method === 'initialize') {
         const requested = rpc.params?.protocolVersion;
-        return classified('request', rpc.method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), typeof requested === 'string' ? requested : null);
+        return classified({ kind: 'request', method: rpc.method, id: rpc.id, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: typeof requested === 'string' ? requested : null });
       }
       const modern = modernVersionOf(rpc.params);
-      if (modern !== undefined) return classified('request', rpc.method, rpc.id, 'modern', 'stdio', 'modern-meta', modern);
-      return classified('request', rpc.method, rpc.id, 'legacy', 'stdio', legacyReason(rpc, state, inBatch), negotiated);
+      if (modern !== undefined) return classified({ kind: 'request', method: rpc.method, id: rpc.id, era: 'modern', transport: 'stdio', reason: 'modern-meta', version: modern });
+      return classified({ kind: 'request', method: rpc.method, id: rpc.id, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: negotiated });
     }
   }
 }
