@@ -29,8 +29,8 @@ export interface ClassifyLookups {
   sessionVersion(sessionId: string): string | undefined;
   /** The HTTP+SSE channel a POST path belongs to, when the path is a message endpoint. */
   httpSseChannel(path: string): HttpSseChannel | undefined;
-  /** Method of a server-initiated request, so a client's answer is grouped under it. */
-  serverRequestMethod(scope: string, id: JsonRpcId): string | undefined;
+  /** Method of a server-initiated request sent where answers arrive (`answersArriveOn`), so a client's answer is grouped under it. */
+  serverRequestMethod(answersArriveOn: string, id: JsonRpcId): string | undefined;
 }
 
 export interface HttpSseChannel {

@@ -6,7 +6,8 @@
 import { classified, type ClassifiedMessage, type ClassifyLookups, type ClientInfoHint } from './classified-message.js';
 import { classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
 import { headerValue, headersAgree } from './headers-agree.js';
-import { parseJson, readJsonRpc, type JsonRpcMessage } from './read-json-rpc.js';
+import { cancelledRequestId } from './cancelled-request-id.js';
+import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 
@@ -24,8 +25,13 @@ export interface HttpRequestFacts {
 
 export interface HttpRequestClassification {
   messages: ClassifiedMessage[];
-  /** Where answers to these messages may arrive later: a legacy session or an HTTP+SSE channel. */
-  scope: string | undefined;
+  /**
+   * Where answers to these messages may arrive later, when not on this exchange: any stream of a
+   * legacy session (`session:<id>`) or an HTTP+SSE channel's stream (`sse:<endpoint>`).
+   */
+  answersArriveOn: string | undefined;
+  /** Ids of the requests these messages cancel (`notifications/cancelled`). */
+  cancels: JsonRpcId[];
   sessionId: string | undefined;
   clientInfo: ClientInfoHint | undefined;
   /** True when a modern request's mirrored headers disagree with its body. */
@@ -76,7 +82,7 @@ function classifyOversized(ctx: PostContext): ClassifiedMessage {
   return classified({ kind: 'other', method, id: null, era: 'unknown', transport, reason: 'body-too-large', version: null });
 }
 
-function scopeOf(ctx: PostContext): string | undefined {
+function answersArriveOnOf(ctx: PostContext): string | undefined {
   if (ctx.channel?.key !== undefined) return `sse:${ctx.channel.key}`;
   return ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined;
 }
@@ -93,9 +99,9 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     inBatch: false,
     answeredMethod: undefined,
   };
-  const scope = scopeOf(ctx);
+  const answersArriveOn = answersArriveOnOf(ctx);
   const result = (messages: ClassifiedMessage[], extra: Partial<HttpRequestClassification> = {}) => ({
-    messages, scope, sessionId, clientInfo: undefined, claimMismatch: false, ...extra,
+    messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...extra,
   });
 
   if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx)]);
@@ -111,12 +117,15 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   if (elements.length === 0) return result([unknownMessage('invalid-message')]);
   let clientInfo: ClientInfoHint | undefined;
   let claimMismatch = false;
+  const cancels: JsonRpcId[] = [];
   const messages = elements.map((element) => {
     const rpc = readJsonRpc(element);
     clientInfo ??= clientInfoOf(rpc);
-    const answeredMethod = rpc.kind === 'response' && rpc.id !== null && scope !== undefined
-      ? lookups.serverRequestMethod(scope, rpc.id)
+    const answeredMethod = rpc.kind === 'response' && rpc.id !== null && answersArriveOn !== undefined
+      ? lookups.serverRequestMethod(answersArriveOn, rpc.id)
       : undefined;
+    const cancelled = cancelledRequestId(rpc);
+    if (cancelled !== undefined) cancels.push(cancelled);
     const message = classifyRpcMessage(rpc, { ...ctx, inBatch: isBatch, answeredMethod });
     if (message.reason === 'modern-meta' && rpc.kind === 'request' && !isBatch) {
       const version = modernVersionOf(rpc.params) ?? '';
@@ -124,5 +133,5 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     }
     return message;
   });
-  return result(messages, { clientInfo, claimMismatch });
+  return result(messages, { clientInfo, claimMismatch, cancels });
 }

@@ -7,7 +7,7 @@ import { outcomeOfStatus, settleWithAnswer } from '../protocol/settle-message.js
 import { HTTP_SSE_ENDPOINT_EVENT, resolveEndpointPath, settleStreamOpen } from '../protocol/settle-stream-open.js';
 import { HEADER } from '../protocol/versions.js';
 import type { Outcome } from '../protocol/vocabulary.js';
-import type { HttpMeter, PendingAnswer } from './http-meter.js';
+import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 
 /** The URL the client used: a relative endpoint is resolved against it, and Host names its host. */
 function requestUrlOf(facts: HttpRequestFacts): URL {
@@ -42,22 +42,30 @@ export class HttpExchange<A> {
   private readonly parked: ClassifiedMessage[] = [];
 
   constructor(
-    private readonly meter: HttpMeter<A>,
+    private readonly state: ExchangeState<A>,
     classification: HttpRequestClassification,
     private readonly facts: HttpRequestFacts,
     readonly attrs: A,
   ) {
     this.classification = classification;
     this.open = [...classification.messages];
-    // On HTTP+SSE the answer arrives on the GET stream, possibly before this POST's 202 does.
-    const scope = classification.scope;
-    if (scope?.startsWith('sse:')) {
-      for (const message of this.open.filter((m) => m.kind === 'request' && m.id !== null)) {
-        this.drop(message);
-        this.parked.push(message);
-        meter.park(this.pending(message, scope));
+    const on = classification.answersArriveOn;
+    if (on !== undefined) {
+      for (const message of this.open.filter((m) => m.kind === 'request')) {
+        if (message.id === null) continue;
+        // On HTTP+SSE the answer arrives on the GET stream, possibly before this POST's 202 does.
+        if (on.startsWith('sse:')) {
+          this.drop(message);
+          this.parked.push(message);
+          state.park(this.pending(message, on, false));
+        } else {
+          state.trackInFlight(on, message.id, this.settleInFlight);
+        }
       }
+      for (const id of classification.cancels) state.cancel(on, id);
     }
+    // Ending a session gives up on its open requests; the server may close their streams first.
+    if (facts.method === 'DELETE' && classification.sessionId !== undefined) state.abandonSession(classification.sessionId);
   }
 
   /** The upstream answered with a status and headers. */
@@ -69,7 +77,7 @@ export class HttpExchange<A> {
     this.responseSessionId = headerValue(headers, HEADER.sessionId);
     const sessionId = this.classification.sessionId;
     if (sessionId !== undefined && (status === 404 || (this.facts.method === 'DELETE' && status < 300))) {
-      this.meter.forgetSession(sessionId);
+      this.state.endSession(sessionId);
     }
     if (this.eventStream && status < 300) {
       this.sse = createParser({
@@ -78,7 +86,7 @@ export class HttpExchange<A> {
           // The parser stops for good past its buffer cap; outcomes then come from the status.
           if (error.type === 'max-buffer-size-exceeded') this.answerTooLarge = true;
         },
-        maxBufferSize: this.meter.maxAnswerBytes,
+        maxBufferSize: this.state.maxAnswerBytes,
       });
     }
     // A GET without a session waits for its first event: that is what tells HTTP+SSE apart.
@@ -95,7 +103,7 @@ export class HttpExchange<A> {
     if (this.sse !== undefined) return this.sse.feed(text);
     if (this.open.length === 0) return;
     this.jsonBytes += Buffer.byteLength(text);
-    if (this.jsonBytes > this.meter.maxAnswerBytes) {
+    if (this.jsonBytes > this.state.maxAnswerBytes) {
       this.answerTooLarge = true;
       this.jsonChunks = [];
       return;
@@ -110,7 +118,7 @@ export class HttpExchange<A> {
     if (this.sse === undefined && this.jsonChunks.length > 0) {
       for (const message of readJsonRpcText(this.jsonChunks.join(''))) this.onRpc(message, true);
     }
-    if (this.channelPath !== undefined) this.meter.closeChannel(this.channelPath);
+    if (this.channelPath !== undefined) this.state.closeChannel(this.channelPath);
     for (const message of [...this.open]) this.finishUnanswered(message);
   }
 
@@ -118,13 +126,13 @@ export class HttpExchange<A> {
   clientClosed(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.channelPath !== undefined) this.meter.closeChannel(this.channelPath);
-    const scope = this.classification.scope;
+    if (this.channelPath !== undefined) this.state.closeChannel(this.channelPath);
+    const on = this.classification.answersArriveOn;
     for (const message of [...this.open]) {
       // A 2025-11-25 client may drop a primed stream on purpose and resume it with Last-Event-ID.
-      if (message.kind === 'request' && scope !== undefined && this.sawEventId && message.id !== null) {
+      if (message.kind === 'request' && on !== undefined && this.sawEventId && message.id !== null) {
         this.drop(message);
-        this.meter.park(this.pending(message, scope));
+        this.state.park(this.pending(message, on, true));
         continue;
       }
       this.settle(message, this.status === undefined || message.kind === 'request' ? 'cancelled' : outcomeOfStatus(message, this.status) ?? 'cancelled');
@@ -150,11 +158,11 @@ export class HttpExchange<A> {
     if (byStatus !== undefined) return this.settle(message, byStatus);
     if (this.answerTooLarge) return this.settle(message, 'served');
     // The answer will come on another exchange: the HTTP+SSE stream, or a resumed legacy stream.
-    const scope = this.classification.scope;
-    const elsewhere = scope !== undefined && (message.transport === 'http+sse' || (this.eventStream && this.sawEventId));
+    const on = this.classification.answersArriveOn;
+    const elsewhere = on !== undefined && (message.transport === 'http+sse' || (this.eventStream && this.sawEventId));
     if (elsewhere && message.id !== null) {
       this.drop(message);
-      return this.meter.park(this.pending(message, scope));
+      return this.state.park(this.pending(message, on, false));
     }
     this.settle(message, 'no-response');
   }
@@ -180,33 +188,34 @@ export class HttpExchange<A> {
     const path = resolveEndpointPath(event.data, requestUrlOf(this.facts));
     if (path !== undefined) {
       this.channelPath = path;
-      this.meter.openChannel(path);
+      this.state.openChannel(path);
     }
     return true;
   }
 
-  private get streamScope(): string | undefined {
-    return this.channelPath !== undefined ? `sse:${this.channelPath}` : this.classification.scope;
+  /** Where answers arriving on this exchange's stream belong. */
+  private get streamAnswersOn(): string | undefined {
+    return this.channelPath !== undefined ? `sse:${this.channelPath}` : this.classification.answersArriveOn;
   }
 
   private onRpc(rpc: JsonRpcMessage, fromJsonBody: boolean): void {
     if (rpc.kind === 'request') {
-      const scope = this.streamScope;
-      if (scope !== undefined) this.meter.rememberServerRequest(scope, rpc.id, rpc.method);
+      const on = this.streamAnswersOn;
+      if (on !== undefined) this.state.rememberServerRequest(on, rpc.id, rpc.method);
       return;
     }
     if (rpc.kind !== 'response') return;
     const own = this.matchOwn(rpc, fromJsonBody);
     if (own !== undefined) return this.settleAnswer(own, rpc, this.status);
-    const scope = this.streamScope;
-    if (scope === undefined || rpc.id === null) return;
-    const pending = this.meter.claim(scope, rpc.id);
+    const on = this.streamAnswersOn;
+    if (on === undefined || rpc.id === null) return;
+    const pending = this.state.claim(on, rpc.id);
     if (pending === undefined) return;
     const settled = settleWithAnswer(pending.message, rpc, undefined);
     if (this.channelPath !== undefined && settled.message.reason === 'initialize' && settled.message.version !== null) {
-      this.meter.setChannelVersion(this.channelPath, settled.message.version);
+      this.state.setChannelVersion(this.channelPath, settled.message.version);
     }
-    this.meter.record({ ...pending, message: settled.message, outcome: settled.outcome });
+    this.state.record({ ...pending, message: settled.message, outcome: settled.outcome });
   }
 
   /** The open request this answer belongs to; an id-less error belongs to a lone request. */
@@ -219,22 +228,28 @@ export class HttpExchange<A> {
   private settleAnswer(message: ClassifiedMessage, answer: Answer, status: number | undefined): void {
     const settled = settleWithAnswer(message, answer, status);
     if (settled.message.reason === 'initialize' && settled.outcome === 'served' && this.responseSessionId !== undefined) {
-      this.meter.rememberSession(this.responseSessionId, settled.message.version ?? undefined);
+      this.state.rememberSession(this.responseSessionId, settled.message.version ?? undefined);
     }
     this.replace(message, settled.message);
     this.settle(settled.message, settled.outcome);
   }
 
-  private pending(message: ClassifiedMessage, scope: string): PendingAnswer<A> {
+  private pending(message: ClassifiedMessage, answersArriveOn: string, clientLeft: boolean): PendingAnswer<A> {
     const { claimMismatch, clientInfo } = this.classification;
-    return { message, claimMismatch, clientInfo, attrs: this.attrs, scope };
+    return { message, claimMismatch, clientInfo, attrs: this.attrs, answersArriveOn, clientLeft };
   }
+
+  /** A cancel or a session's end, seen on another exchange, settles an open request of this one. */
+  private readonly settleInFlight: SettleInFlight = (id, outcome) => {
+    const message = this.open.find((m) => m.kind === 'request' && m.id === id);
+    if (message !== undefined) this.settle(message, outcome);
+  };
 
   /** Takes back parked requests the upstream refused outright, so the refusal settles them. */
   private unpark(): void {
-    const scope = this.classification.scope;
+    const on = this.classification.answersArriveOn;
     for (const message of this.parked.splice(0)) {
-      if (scope !== undefined && message.id !== null && this.meter.claim(scope, message.id) !== undefined) this.open.push(message);
+      if (on !== undefined && message.id !== null && this.state.claim(on, message.id) !== undefined) this.open.push(message);
     }
   }
 
@@ -245,12 +260,15 @@ export class HttpExchange<A> {
 
   private drop(message: ClassifiedMessage): void {
     const index = this.open.indexOf(message);
-    if (index >= 0) this.open.splice(index, 1);
+    if (index < 0) return;
+    this.open.splice(index, 1);
+    const on = this.classification.answersArriveOn;
+    if (message.kind === 'request' && message.id !== null && on !== undefined) this.state.untrackInFlight(on, message.id, this.settleInFlight);
   }
 
   private settle(message: ClassifiedMessage, outcome: Outcome): void {
     this.drop(message);
     const { claimMismatch, clientInfo } = this.classification;
-    this.meter.record({ message, outcome, claimMismatch, clientInfo, attrs: this.attrs });
+    this.state.record({ message, outcome, claimMismatch, clientInfo, attrs: this.attrs });
   }
 }

@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import type { ClassifiedMessage, ClassifyLookups, ClientInfoHint, HttpSseChannel } from '../protocol/classified-message.js';
+import type { ClassifyLookups, HttpSseChannel } from '../protocol/classified-message.js';
 import { classifyHttpRequest, type HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import type { Outcome } from '../protocol/vocabulary.js';
+import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 import { HttpExchange } from './http-exchange.js';
 import type { RecordObservation } from './observation.js';
 
@@ -14,21 +15,12 @@ export interface HttpMeterOptions<A> {
   maxChannels?: number;
   /** Requests whose answer is expected on another HTTP exchange (HTTP+SSE, resumed streams). */
   maxPendingAnswers?: number;
-  /** How long such a request waits for its answer before it is counted as `no-response`. */
+  /** How long such a request waits for its answer before it is counted as `no-response` (default 10 minutes). */
   pendingAnswerTtlMs?: number;
   /** Paths treated as HTTP+SSE message endpoints even before an `endpoint` event was seen. */
   httpSseMessagePaths?: readonly string[];
   /** Largest JSON answer, or single SSE event, read to find an outcome. */
   maxAnswerBytes?: number;
-}
-
-/** A request waiting for an answer that will arrive on another exchange of the same scope. */
-export interface PendingAnswer<A> {
-  message: ClassifiedMessage;
-  claimMismatch: boolean;
-  clientInfo: ClientInfoHint | undefined;
-  attrs: A;
-  scope: string;
 }
 
 const MAX_LEARNED_PATHS = 64;
@@ -38,7 +30,7 @@ const MAX_LEARNED_PATHS = 64;
  * settle each message (sessions, HTTP+SSE channels, answers that arrive elsewhere). Every table is
  * bounded, so hostile traffic costs bounded memory. No I/O: the proxy feeds it.
  */
-export class HttpMeter<A> {
+export class HttpMeter<A> implements ExchangeState<A> {
   readonly record: RecordObservation<A>;
   readonly maxAnswerBytes: number;
   private readonly sessions: LRUCache<string, { version: string | undefined }>;
@@ -46,6 +38,7 @@ export class HttpMeter<A> {
   private readonly messagePaths: Set<string>;
   private readonly serverRequests: LRUCache<string, string>;
   private readonly pending: LRUCache<string, PendingAnswer<A>>;
+  private readonly inFlight: LRUCache<string, { answersArriveOn: string; id: JsonRpcId; settle: SettleInFlight }>;
 
   constructor(options: HttpMeterOptions<A>) {
     this.record = options.record;
@@ -54,6 +47,8 @@ export class HttpMeter<A> {
     this.channels = new LRUCache({ max: options.maxChannels ?? 10_000 });
     this.messagePaths = new Set(options.httpSseMessagePaths ?? ['/messages']);
     this.serverRequests = new LRUCache({ max: options.maxPendingAnswers ?? 50_000 });
+    // Forgetting an in-flight request only loses the chance to settle it early on a cancel.
+    this.inFlight = new LRUCache({ max: options.maxPendingAnswers ?? 50_000 });
     this.pending = new LRUCache<string, PendingAnswer<A>>({
       max: options.maxPendingAnswers ?? 50_000,
       ttl: options.pendingAnswerTtlMs ?? 10 * 60_000,
@@ -68,7 +63,7 @@ export class HttpMeter<A> {
   readonly lookups: ClassifyLookups = {
     sessionVersion: (id) => this.sessions.get(id)?.version,
     httpSseChannel: (path) => this.channelOf(path),
-    serverRequestMethod: (scope, id) => this.serverRequests.get(answerKey(scope, id)),
+    serverRequestMethod: (on, id) => this.serverRequests.get(answerKey(on, id)),
   };
 
   /** Classifies a request and returns the exchange that follows its answer. */
@@ -97,8 +92,17 @@ export class HttpMeter<A> {
     this.sessions.set(id, { version });
   }
 
-  forgetSession(id: string): void {
+  abandonSession(id: string): void {
+    const on = `session:${id}`;
+    for (const entry of [...this.inFlight.values()]) {
+      if (entry.answersArriveOn === on) entry.settle(entry.id, 'cancelled');
+    }
+    this.settlePendingOn(on, () => 'cancelled');
+  }
+
+  endSession(id: string): void {
     this.sessions.delete(id);
+    this.settlePendingOn(`session:${id}`, (entry) => (entry.clientLeft ? 'cancelled' : 'no-response'));
   }
 
   openChannel(path: string): void {
@@ -114,29 +118,39 @@ export class HttpMeter<A> {
   /** Ends a channel: its unanswered requests will never be answered. */
   closeChannel(path: string): void {
     this.channels.delete(path);
-    const scope = `sse:${path}`;
-    for (const [key, entry] of this.pending.entries()) {
-      if (entry.scope !== scope) continue;
-      this.pending.delete(key);
-      this.recordPending(entry, 'no-response');
-    }
+    this.settlePendingOn(`sse:${path}`, (entry) => (entry.clientLeft ? 'cancelled' : 'no-response'));
   }
 
-  rememberServerRequest(scope: string, id: JsonRpcId, method: string): void {
-    this.serverRequests.set(answerKey(scope, id), method);
+  rememberServerRequest(answersArriveOn: string, id: JsonRpcId, method: string): void {
+    this.serverRequests.set(answerKey(answersArriveOn, id), method);
   }
 
   park(entry: PendingAnswer<A>): void {
     if (entry.message.id === null) return this.recordPending(entry, 'no-response');
-    this.pending.set(answerKey(entry.scope, entry.message.id), entry);
+    this.pending.set(answerKey(entry.answersArriveOn, entry.message.id), entry);
   }
 
-  /** Takes the request waiting in a scope for an answer with this id. */
-  claim(scope: string, id: JsonRpcId): PendingAnswer<A> | undefined {
-    const key = answerKey(scope, id);
+  claim(answersArriveOn: string, id: JsonRpcId): PendingAnswer<A> | undefined {
+    const key = answerKey(answersArriveOn, id);
     const entry = this.pending.get(key);
     if (entry !== undefined) this.pending.delete(key);
     return entry;
+  }
+
+  trackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void {
+    this.inFlight.set(answerKey(answersArriveOn, id), { answersArriveOn, id, settle });
+  }
+
+  untrackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void {
+    const key = answerKey(answersArriveOn, id);
+    // A later request reusing the id may have taken the slot: only the owner clears it.
+    if (this.inFlight.peek(key)?.settle === settle) this.inFlight.delete(key);
+  }
+
+  cancel(answersArriveOn: string, id: JsonRpcId): void {
+    const waiting = this.claim(answersArriveOn, id);
+    if (waiting !== undefined) return this.recordPending(waiting, 'cancelled');
+    this.inFlight.peek(answerKey(answersArriveOn, id))?.settle(id, 'cancelled');
   }
 
   private channelOf(path: string): HttpSseChannel | undefined {
@@ -147,11 +161,19 @@ export class HttpMeter<A> {
     return this.messagePaths.has(pathname) ? { key: undefined, version: undefined } : undefined;
   }
 
+  private settlePendingOn(answersArriveOn: string, outcomeOf: (entry: PendingAnswer<A>) => Outcome): void {
+    for (const [key, entry] of [...this.pending.entries()]) {
+      if (entry.answersArriveOn !== answersArriveOn) continue;
+      this.pending.delete(key);
+      this.recordPending(entry, outcomeOf(entry));
+    }
+  }
+
   private recordPending(entry: PendingAnswer<A>, outcome: Outcome): void {
     this.record({ message: entry.message, outcome, claimMismatch: entry.claimMismatch, clientInfo: entry.clientInfo, attrs: entry.attrs });
   }
 }
 
-function answerKey(scope: string, id: JsonRpcId): string {
-  return `${scope}|${typeof id}:${id}`;
+function answerKey(answersArriveOn: string, id: JsonRpcId): string {
+  return `${answersArriveOn}|${typeof id}:${id}`;
 }

@@ -128,6 +128,13 @@ function classifyRows(rows: Row[]) {
 const CHANNEL_PATH = '/messages?sessionId=abc';
 
 describe('classifyHttpRequest', () => {
+  test('names the requests a notifications/cancelled gives up on, and where their answers would arrive', () => {
+    const classification = classifyHttpRequest(post([cancelledNotification(), { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }], sessionHeader('s-3')), lookups());
+    expect(classification.cancels).toEqual([3]);
+    expect(classification.answersArriveOn).toBe('session:s-3');
+    expect(classifyHttpRequest(post(legacyToolsList(), sessionHeader('s-3')), lookups()).cancels).toEqual([]);
+  });
+
   describe('a request carrying the modern envelope', () => {
     classifyRows([
       {
@@ -579,13 +586,13 @@ describe('classifyHttpRequest', () => {
 
     test('scopes its answers to the channel', () => {
       const classification = classifyHttpRequest(post(legacyToolsList(), {}, CHANNEL_PATH), lookups({ channels: { [CHANNEL_PATH]: channel } }));
-      expect(classification.scope).toBe(`sse:${CHANNEL_PATH}`);
+      expect(classification.answersArriveOn).toBe(`sse:${CHANNEL_PATH}`);
     });
 
     test('known only by its path has no scope to wait in', () => {
       const classification = classifyHttpRequest(post(legacyToolsList(), {}, '/messages'), lookups({ channels: { '/messages': { key: undefined, version: undefined } } }));
       expect(classification.messages[0]?.transport).toBe('http+sse');
-      expect(classification.scope).toBeUndefined();
+      expect(classification.answersArriveOn).toBeUndefined();
     });
   });
 

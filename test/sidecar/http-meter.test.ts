@@ -618,6 +618,108 @@ describe('HttpMeter', () => {
     });
   });
 
+  describe('a cancelled legacy request', () => {
+    function cancelIn(meter: HttpMeter<string>, requestId: JsonRpcId, headers: Headers, path = '/mcp') {
+      accepted(meter.begin(postFacts({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'gave up' } }, headers, path), 'poster'));
+    }
+
+    function inFlight(meter: HttpMeter<string>, id: JsonRpcId) {
+      const post = meter.begin(postFacts(legacyRequest('tools/call', id), session('S1')), 'poster');
+      post.responseHead(200, SSE_HEADERS);
+      post.responseChunk(sse({ data: { jsonrpc: '2.0', method: 'notifications/progress', params: {} } }));
+      return post;
+    }
+
+    test('still streaming is cancelled when the cancel arrives, and not counted again when its stream ends', () => {
+      const { meter, recorded } = harness();
+      establishSession(meter, 'S1', '2025-11-25');
+      const post = inFlight(meter, 7);
+      cancelIn(meter, 7, session('S1'));
+      expect(counted(recorded.slice(1))).toEqual([
+        { method: 'tools/call', id: 7, outcome: 'cancelled' },
+        { method: 'notifications/cancelled', id: null, outcome: 'accepted' },
+      ]);
+      post.responseEnd();
+      expect(recorded).toHaveLength(3);
+    });
+
+    test('whose dropped stream parked it is cancelled when the cancel arrives, not after the pending TTL', () => {
+      const { meter, recorded } = harness();
+      establishSession(meter, 'S1', '2025-11-25');
+      const post = inFlight(meter, 7);
+      post.responseChunk('id: ev-1\ndata: \n\n');
+      post.clientClosed();
+      expect(meter.pendingCount).toBe(1);
+      cancelIn(meter, 7, session('S1'));
+      expect(counted(recorded.slice(1, 2))).toEqual([{ method: 'tools/call', id: 7, outcome: 'cancelled' }]);
+      expect(meter.pendingCount).toBe(0);
+    });
+
+    test('a cancel in another session, or for another id, settles nothing', () => {
+      const { meter, recorded } = harness();
+      establishSession(meter, 'S1', '2025-11-25');
+      establishSession(meter, 'S2', '2025-11-25');
+      const post = inFlight(meter, 7);
+      cancelIn(meter, 7, session('S2'));
+      cancelIn(meter, 8, session('S1'));
+      post.responseChunk(sse({ data: result(7) }));
+      post.responseEnd();
+      expect(recorded.filter((o) => o.message.method === 'tools/call').map((o) => o.outcome)).toEqual(['served']);
+    });
+
+    test('a DELETE of its session cancels what is still streaming or parked', () => {
+      const { meter, recorded } = harness();
+      establishSession(meter, 'S1', '2025-11-25');
+      const streaming = inFlight(meter, 7);
+      const dropped = inFlight(meter, 8);
+      dropped.responseChunk('id: ev-1\ndata: \n\n');
+      dropped.clientClosed();
+      const remove = meter.begin(deleteFacts(session('S1')), 'poster');
+      // The server closes the session's streams before it answers the DELETE.
+      streaming.responseEnd();
+      remove.responseHead(200, {});
+      remove.responseEnd();
+      expect(countedById(recorded.slice(1))).toEqual([
+        { method: 'tools/call', id: 7, outcome: 'cancelled' },
+        { method: 'tools/call', id: 8, outcome: 'cancelled' },
+        { method: 'DELETE', id: null, outcome: 'served' },
+      ]);
+      expect(meter.pendingCount).toBe(0);
+    });
+
+    test('when its session is gone, a request the client dropped is cancelled and one the server dropped gets no-response', () => {
+      const { meter, recorded } = harness();
+      establishSession(meter, 'S1', '2025-11-25');
+      const byClient = inFlight(meter, 7);
+      byClient.responseChunk('id: ev-1\ndata: \n\n');
+      byClient.clientClosed();
+      const byServer = inFlight(meter, 8);
+      byServer.responseChunk('id: ev-2\ndata: \n\n');
+      byServer.responseEnd();
+      expect(meter.pendingCount).toBe(2);
+      answerJson(meter.begin(postFacts(legacyRequest('tools/list', 9), session('S1')), 'poster'), 404, rpcError(null, -32001));
+      expect(countedById(recorded.slice(1))).toEqual([
+        { method: 'tools/call', id: 7, outcome: 'cancelled' },
+        { method: 'tools/call', id: 8, outcome: 'no-response' },
+        { method: 'tools/list', id: 9, outcome: 'session-gone' },
+      ]);
+      expect(meter.pendingCount).toBe(0);
+    });
+
+    test('on an HTTP+SSE channel is cancelled when the cancel is posted to the channel', () => {
+      const { meter, recorded } = harness();
+      const stream = openChannel(meter);
+      accepted(meter.begin(postFacts(legacyRequest('tools/call', 4), {}, CHANNEL), 'poster'));
+      cancelIn(meter, 4, {}, CHANNEL);
+      onStream(stream, result(4));
+      expect(counted(recorded.slice(1))).toEqual([
+        { method: 'tools/call', id: 4, outcome: 'cancelled' },
+        { method: 'notifications/cancelled', id: null, outcome: 'accepted' },
+      ]);
+      expect(meter.pendingCount).toBe(0);
+    });
+  });
+
   describe('bounded tables', () => {
     test('past maxPendingAnswers the oldest waiting request is evicted and recorded as no-response', () => {
       const { meter, recorded } = harness({ maxPendingAnswers: 2 });

@@ -1,0 +1,47 @@
+import type { ClassifiedMessage, ClientInfoHint } from '../protocol/classified-message.js';
+import type { JsonRpcId } from '../protocol/read-json-rpc.js';
+import type { Outcome } from '../protocol/vocabulary.js';
+import type { RecordObservation } from './observation.js';
+
+/** A request waiting for an answer that will arrive on another exchange. */
+export interface PendingAnswer<A> {
+  message: ClassifiedMessage;
+  claimMismatch: boolean;
+  clientInfo: ClientInfoHint | undefined;
+  attrs: A;
+  /** Where its answer arrives: a legacy session's streams or an HTTP+SSE channel's stream. */
+  answersArriveOn: string;
+  /** True when the client dropped the stream the answer was coming on. */
+  clientLeft: boolean;
+}
+
+/** Settles a request still open on its own exchange, from outside it (a cancel, a DELETE). */
+export type SettleInFlight = (id: JsonRpcId, outcome: Outcome) => void;
+
+/**
+ * What one HTTP exchange reads and writes of the state kept across exchanges: just this, so an
+ * exchange can be followed (and tested) without the whole meter.
+ */
+export interface ExchangeState<A> {
+  readonly record: RecordObservation<A>;
+  /** Largest JSON answer, or single SSE event, read to find an outcome. */
+  readonly maxAnswerBytes: number;
+  rememberSession(id: string, version: string | undefined): void;
+  /** The client is ending the session (DELETE): what it still waits for in it is cancelled. */
+  abandonSession(id: string): void;
+  /** The session is over (DELETEd, or 404 from the server): it is forgotten with what waits in it. */
+  endSession(id: string): void;
+  openChannel(path: string): void;
+  setChannelVersion(path: string, version: string): void;
+  /** The HTTP+SSE channel's stream ended: answers will not come on it any more. */
+  closeChannel(path: string): void;
+  rememberServerRequest(answersArriveOn: string, id: JsonRpcId, method: string): void;
+  park(entry: PendingAnswer<A>): void;
+  /** Takes the request waiting for an answer with this id where answers arrive. */
+  claim(answersArriveOn: string, id: JsonRpcId): PendingAnswer<A> | undefined;
+  /** Notes a request open on an exchange, so a cancel seen elsewhere can settle it. */
+  trackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void;
+  untrackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void;
+  /** The client cancelled this request: settle it, wherever it is waiting. */
+  cancel(answersArriveOn: string, id: JsonRpcId): void;
+}
