@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Counter } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
@@ -18,6 +19,10 @@ export interface Metering {
   metrics: Metrics;
   /** Counts one settled message. */
   record(observation: Observation<Caller>): void;
+  /** Counts one request passed on that cannot be MCP (OAuth discovery, a page outside the prefix, …). */
+  countNonMcp(): void;
+  /** Such requests passed on since start. */
+  readonly nonMcpRequests: number;
   /** The per-install secret caller fingerprints are keyed with. */
   installSecret(): string;
 }
@@ -77,6 +82,14 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     failedFlushes: () => flusher.health().failedFlushes,
   });
 
+  // Kept apart from the MCP counts: no era, transport or reason describes these requests.
+  const nonMcpCounter = new Counter({
+    name: 'mcp_sunset_non_mcp_requests_total',
+    help: 'Requests passed on to the upstream that cannot carry MCP (outside the public prefix, /.well-known/, other methods)',
+    registers: [metrics.registry],
+  });
+  let nonMcpRequests = 0;
+
   return {
     store,
     storeError,
@@ -102,6 +115,13 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
       });
       metrics.countMessage(message.era, message.transport, message.reason, outcome);
       if (observation.claimMismatch) metrics.claimMismatches.inc();
+    },
+    countNonMcp() {
+      nonMcpRequests += 1;
+      nonMcpCounter.inc();
+    },
+    get nonMcpRequests() {
+      return nonMcpRequests;
     },
     installSecret() {
       try {

@@ -69,6 +69,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     meter,
     identify: createCallerIdentifier({ secret: metering.installSecret(), ...config.identity }),
+    onNonMcp: () => metering.countNonMcp(),
     onInternalError: (error, where) => {
       meteringErrors += 1;
       metrics.meteringErrors.inc({ where });
@@ -101,6 +102,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
         lastFlushError: flush.lastError ?? null,
         openSessions: meter.sessionCount,
         pendingAnswers: meter.pendingCount,
+        nonMcpRequests: metering.nonMcpRequests,
       },
     };
   };

@@ -1,12 +1,14 @@
 /**
  * Classifies one HTTP request to an MCP endpoint into the messages it carries.
- * Pure: no I/O; session and channel knowledge come in through lookups. Every exchange yields at
- * least one message, so nothing is dropped: what carries no MCP message is filed as `unknown`.
+ * Pure: no I/O; session and channel knowledge come in through lookups. Every exchange that may
+ * carry MCP (`isMcpRequest`) yields at least one message, so nothing is dropped: a body that turns
+ * out to carry no MCP message is filed as `unknown`. A request that cannot carry MCP yields none.
  */
 import { classified, type ClassifiedMessage, type ClassifyLookups, type ClientInfoHint } from './classified-message.js';
 import { classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
 import { headerValue, headersAgree } from './headers-agree.js';
 import { cancelledRequestId } from './cancelled-request-id.js';
+import { isMcpRequest } from './is-mcp-request.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
@@ -54,19 +56,9 @@ function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
   return typeof name === 'string' ? { name, version: typeof version === 'string' ? version : '' } : undefined;
 }
 
-/** A GET or DELETE carries MCP only when it names a session or asks for an event stream. */
-function looksLikeMcpStream(facts: HttpRequestFacts): boolean {
-  const accept = headerValue(facts.headers, HEADER.accept) ?? '';
-  return accept.includes('text/event-stream')
-    || headerValue(facts.headers, HEADER.sessionId) !== undefined
-    || headerValue(facts.headers, HEADER.lastEventId) !== undefined
-    || headerValue(facts.headers, HEADER.protocolVersion) !== undefined;
-}
-
 function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): ClassifiedMessage {
   const isGet = facts.method === 'GET';
   const method = isGet ? NON_RPC_METHOD.get : NON_RPC_METHOD.delete;
-  if (!looksLikeMcpStream(facts)) return unknownMessage('not-mcp', method);
   const resume = headerValue(facts.headers, HEADER.lastEventId) !== undefined;
   const reason = isGet ? (resume ? 'get-resume' : 'get-stream') : 'delete-session';
   return classified({ kind: isGet ? 'stream-open' : 'session-delete', method, id: null, era: 'legacy', transport: 'streamable-http', reason, version: legacyVersion(ctx) });
@@ -104,8 +96,8 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...extra,
   });
 
+  if (!isMcpRequest(facts)) return result([]);
   if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx)]);
-  if (facts.method !== 'POST') return result([unknownMessage('not-mcp', facts.method)]);
   if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
   const contentType = headerValue(facts.headers, HEADER.contentType);
   if (contentType !== undefined && !JSON_TYPE.test(contentType)) return result([unknownMessage('unsupported-content-type')]);

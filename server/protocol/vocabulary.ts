@@ -31,7 +31,6 @@ export const REASONS = [
   'invalid-json', // body is not JSON
   'invalid-message', // JSON but not a JSON-RPC message
   'unsupported-content-type', // POST body that is not declared as JSON
-  'not-mcp', // an exchange that carries no MCP message (wrong method, non-SSE GET, …)
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

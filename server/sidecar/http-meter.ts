@@ -71,6 +71,11 @@ export class HttpMeter<A> implements ExchangeState<A> {
     return new HttpExchange(this, classifyHttpRequest(facts, this.lookups), facts, attrs);
   }
 
+  /** True when the path is an HTTP+SSE message endpoint, configured or learned from an `endpoint` event. */
+  isMessageEndpoint(path: string): boolean {
+    return this.channelOf(path) !== undefined;
+  }
+
   /** Counts every request still waiting for an answer as `no-response`: used at shutdown. */
   settleAllPending(): void {
     const entries = [...this.pending.values()];

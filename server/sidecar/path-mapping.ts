@@ -34,6 +34,11 @@ export function toUpstreamPath(path: string, mapping: PathMapping): string {
   return rest === undefined ? path : join(mapping.upstreamPrefix, rest) + query;
 }
 
+/** True when the path (query allowed) is the public prefix or under it. */
+export function isUnderPublicPrefix(path: string, mapping: PathMapping): boolean {
+  return underPrefix(splitQuery(path)[0], mapping.publicPrefix) !== undefined;
+}
+
 /** True when upstream URLs must be rewritten before the client sees them. */
 export function prefixesDiffer(mapping: PathMapping): boolean {
   return mapping.publicPrefix !== mapping.upstreamPrefix;

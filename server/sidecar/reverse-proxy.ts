@@ -6,7 +6,8 @@ import { forwardHeaders } from './forward-headers.js';
 import { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
-import { toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
+import { isMcpRequest } from '../protocol/is-mcp-request.js';
+import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 
 export interface ReverseProxyOptions {
@@ -17,6 +18,8 @@ export interface ReverseProxyOptions {
   connectTimeoutMs: number;
   meter: HttpMeter<Caller>;
   identify: (req: IncomingMessage) => Caller;
+  /** A request that cannot be MCP (outside the public prefix, `/.well-known/`, …): passed on, not metered. */
+  onNonMcp?: () => void;
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
   onInternalError: (error: unknown, where: string) => void;
 }
@@ -42,12 +45,20 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
 
   function begin(req: IncomingMessage, body: CappedBody | undefined): GuardedExchange<Caller> {
-    let where = 'identify';
+    let where = 'classify';
     try {
+      const method = req.method ?? 'GET';
+      const path = req.url ?? '/';
+      const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path)) && isMcpRequest({ method, path, headers: req.headers });
+      if (!mcp) {
+        options.onNonMcp?.();
+        return new GuardedExchange<Caller>(undefined, options.onInternalError);
+      }
+      where = 'identify';
       const caller = options.identify(req);
       where = 'classify';
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
-      const facts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
+      const facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
       return new GuardedExchange(options.meter.begin(facts, caller), options.onInternalError);
     } catch (error) {
       options.onInternalError(error, where);

@@ -6,7 +6,7 @@ import { startTestService, trafficTotals, type TestService } from '../support/st
 
 const CAP = 1024;
 
-describe('bad input is forwarded unchanged and counted as unknown with a reason', () => {
+describe('bad input is forwarded unchanged and counted as unknown with a reason, or apart when it cannot be MCP', () => {
   let upstream: RawUpstream;
   let service: TestService;
   beforeAll(async () => {
@@ -61,13 +61,19 @@ describe('bad input is forwarded unchanged and counted as unknown with a reason'
     expect(await trafficTotals(service, 'era', { reason: 'body-too-large' })).toEqual({ unknown: 1, legacy: 1 });
   });
 
-  test('non-MCP paths and methods', async () => {
+  test('requests that cannot be MCP are passed on and counted apart, never as MCP traffic', async () => {
+    const before = await trafficTotals(service, 'method');
     const favicon = await send('GET', '/favicon.ico', ['Accept', 'image/*']);
     expect(favicon.response.status).toBe(404);
     expect(favicon.seen.url).toBe('/favicon.ico');
     const put = await send('PUT', '/anything?x=1', ['Content-Type', 'application/json'], '{}');
     expect(put.seen.body.toString()).toBe('{}');
-    expect(await trafficTotals(service, 'method', { reason: 'not-mcp' })).toEqual({ GET: 1, PUT: 1 });
+    const discovery = await send('GET', '/.well-known/oauth-protected-resource/mcp', ['Accept', 'application/json', 'MCP-Protocol-Version', '2025-06-18']);
+    expect(discovery.seen.url).toBe('/.well-known/oauth-protected-resource/mcp');
+    expect(await trafficTotals(service, 'method')).toEqual(before);
+    expect(service.health()).toMatchObject({ metering: { nonMcpRequests: 3 } });
+    const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+    expect(metrics).toMatch(/^mcp_sunset_non_mcp_requests_total 3$/m);
   });
 
   test('invalid UTF-8 and control bytes do not break anything', async () => {

@@ -48,4 +48,21 @@ describe('SDK v1 on the deprecated HTTP+SSE transport, through the sidecar', () 
     expect(await trafficTotals(service, 'transport')).toEqual({ 'http+sse': 7 });
     expect((await trafficTotals(service, 'outcome')).served).toBe(6);
   });
+
+  test('OAuth discovery and paths outside the prefix pass through uncounted; the learned message endpoint is still counted', async () => {
+    peer = await startV1SseServer({ basePath: '/base' });
+    // The upstream URL names the stream; the message endpoint its `endpoint` event names lies outside that prefix.
+    service = await startTestService(new URL('/base/sse', peer.origin));
+    for (const path of ['/.well-known/oauth-protected-resource/base/sse', '/.well-known/oauth-authorization-server', '/elsewhere']) {
+      const response = await fetch(new URL(path, service.sidecarUrl), { headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+      expect(response.status).toBe(404);
+      await response.text();
+    }
+    expect(peer.seen.map((r) => r.path)).toEqual(['/.well-known/oauth-protected-resource/base/sse', '/.well-known/oauth-authorization-server', '/elsewhere']);
+    const summary = await runV1SseSession(new URL('/base/sse', service.sidecarUrl));
+    expect(summary.sum).toBe('3');
+    expect(await trafficTotals(service, 'transport')).toEqual({ 'http+sse': 6 });
+    expect(await trafficTotals(service, 'era')).toEqual({ legacy: 6 });
+    expect(service.health()).toMatchObject({ metering: { nonMcpRequests: 3 } });
+  });
 });

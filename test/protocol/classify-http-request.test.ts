@@ -449,9 +449,9 @@ describe('classifyHttpRequest', () => {
         expected: [legacy('stream-open', 'GET', 'get-stream', '2025-03-26')],
       },
       {
-        name: 'a GET without any MCP signal is not MCP',
+        name: 'a GET without any MCP signal is not MCP and yields no message',
         facts: streamRequest('GET', { accept: 'text/html' }, '/favicon.ico'),
-        expected: [unknown('not-mcp', 'GET')],
+        expected: [],
       },
       {
         name: 'a GET to a known HTTP+SSE message endpoint is still not a channel message',
@@ -466,9 +466,9 @@ describe('classifyHttpRequest', () => {
         expected: [legacy('session-delete', 'DELETE', 'delete-session', '2025-06-18')],
       },
       {
-        name: 'a DELETE without any MCP signal is not MCP',
+        name: 'a DELETE without any MCP signal is not MCP and yields no message',
         facts: streamRequest('DELETE'),
-        expected: [unknown('not-mcp', 'DELETE')],
+        expected: [],
       },
       // DELETE exists only in the legacy session mechanism: a client that sends one to an MCP
       // endpoint is a legacy client, session or not (the captured traces count it the same way).
@@ -483,9 +483,14 @@ describe('classifyHttpRequest', () => {
         expected: [legacy('session-delete', 'DELETE', 'delete-session', '2025-03-26')],
       },
       {
-        name: 'another HTTP method is not MCP and keeps its name',
+        name: 'another HTTP method is not MCP and yields no message',
         facts: streamRequest('PUT', sessionHeader()),
-        expected: [unknown('not-mcp', 'PUT')],
+        expected: [],
+      },
+      {
+        name: 'OAuth discovery under /.well-known/ is not MCP, even asking for an event stream',
+        facts: streamRequest('GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' }, '/.well-known/oauth-protected-resource/mcp'),
+        expected: [],
       },
     ]);
   });
