@@ -43,10 +43,13 @@ function classifyUnsupportedVersion(data: unknown, ctx: ProbeContext): ProbeOutc
   if (supported === undefined || requested !== ctx.sentVersion) {
     return stopOutcome('unsupported-version-malformed', `${UNSUPPORTED_PROTOCOL_VERSION} without a usable data.supported and data.requested = ${ctx.sentVersion}: ${excerptOf(JSON.stringify(data ?? null))}`, 'incompatible');
   }
-  const retryWith = selectVersions(supported, ctx.modernVersions).find((v) => v !== ctx.sentVersion) ?? null;
+  // The best mutual version, even the one just sent: behind a load balancer, a fleet half way
+  // through a rollout refuses a version on one node that the next node serves.
+  const retryWith = selectVersions(supported, ctx.modernVersions)[0] ?? null;
+  const said = `${UNSUPPORTED_PROTOCOL_VERSION}: ${ctx.sentVersion} is unsupported`;
   const detail = retryWith === null
-    ? `${UNSUPPORTED_PROTOCOL_VERSION}: ${ctx.sentVersion} is unsupported and the server lists ${list(supported)}, none of them a modern version we speak`
-    : `${UNSUPPORTED_PROTOCOL_VERSION}: ${ctx.sentVersion} is unsupported; the server lists ${list(supported)}`;
+    ? `${said} and the server lists ${list(supported)}, none of them a modern version we speak`
+    : `${said}; the server lists ${list(supported)}${retryWith === ctx.sentVersion ? ', that version among them' : ''}`;
   return { class: 'MOD-ERR', code: 'unsupported-version', detail, retryWith, supported };
 }
 
