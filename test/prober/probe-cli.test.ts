@@ -93,16 +93,22 @@ describe('mcp-sunset probe', () => {
     expect(stdout).toContain('tools (collision policy prefix):');
   });
 
-  test('a server answering 503 with Retry-After: 30 is reported unavailable at once, with the wait it asked for', async () => {
-    // No --attempts: the default attempts would retry, but a one-shot probe never sleeps on Retry-After.
-    const json = await run(['--json', '--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.lines[0]!)).toMatchObject({ peer: 'busy', era: null, state: 'unavailable', retryAfterMs: 30_000, evidence: { class: 'STOP', code: 'server-error' } });
-    const text = await run(['--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
-    expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/^busy\s+streamable-http\s+-\s+unavailable\s+-\s+STOP server-error\s+-$/m);
-    expect(text.stdout).toContain('busy (' + busy.url.href + '): HTTP 503 (Retry-After 30 s); the server asked to be tried again in 30 s');
-    expect(busy.requests).toHaveLength(2);
+  // No --attempts: the default attempts would retry, but a one-shot probe never sleeps on Retry-After.
+  test('a server answering 503 with Retry-After: 30 is reported unavailable at once, with retryAfterMs, after one request', async () => {
+    const before = busy.requests.length;
+    const { code, lines } = await run(['--json', '--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
+    expect(code).toBe(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ peer: 'busy', era: null, state: 'unavailable', retryAfterMs: 30_000, evidence: { class: 'STOP', code: 'server-error' } });
+    expect(busy.requests.length - before).toBe(1);
+  });
+
+  test('without --json, the table says when the server asked to be tried again', async () => {
+    const before = busy.requests.length;
+    const { code, stdout } = await run(['--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^busy\s+streamable-http\s+-\s+unavailable\s+-\s+STOP server-error\s+-$/m);
+    expect(stdout).toContain(`busy (${busy.url.href}): HTTP 503 (Retry-After 30 s); the server asked to be tried again in 30 s`);
+    expect(busy.requests.length - before).toBe(1);
   });
 
   test('peers come from probe.peers in the config file, with their own policy; a name selects one', async () => {
