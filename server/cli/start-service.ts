@@ -5,6 +5,7 @@ import { createAlertsRouter } from '../api/alerts-router.js';
 import { createApiApp } from '../api/create-api-app.js';
 import { createFleetRouter } from '../api/fleet-router.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
+import { createFleetHoldOffs } from '../fleet/fleet-hold-offs.js';
 import { runFleetCheck } from '../fleet/run-fleet-check.js';
 import { scheduleFleetChecks } from '../fleet/schedule-fleet-checks.js';
 import { AppError } from '../lib/app-error.js';
@@ -113,6 +114,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       : createAlertRunner({ db: store.db, now, thresholds: config.analysis, settings: config.alerts, metering: () => flusher.health(), beforeRead: () => flusher.flushNow(), logger });
 
   const fleetNodes = config.fleet.nodes;
+  const fleetHoldOffs = createFleetHoldOffs();
   const checkFleet = async (names?: readonly string[]) => {
     if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
     return runFleetCheck({
@@ -121,6 +123,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       nodes: names === undefined ? fleetNodes : fleetNodes.filter((node) => names.includes(node.name)),
       timeoutMs: config.fleet.timeoutMs,
       logger,
+      holdOffs: fleetHoldOffs,
       // One attempt per scheduled check: the schedule is the retry, and a slow node must not hold the rest.
       probeNode: (node) => probe({ name: node.name, target: { kind: 'http', url: node.url } }, { probeTimeoutMs: config.fleet.timeoutMs, initializeTimeoutMs: config.fleet.timeoutMs, attempts: 1 }),
     });

@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { METHOD } from '../protocol/method-names.js';
 import { HEADER } from '../protocol/versions.js';
 
 export interface LegacyAcceptance {
@@ -35,7 +36,7 @@ function firstMessage(contentType: string, text: string): Record<string, unknown
  * ended with DELETE at once, and nothing else is sent.
  */
 export async function checkLegacyAcceptance(url: URL, timeoutMs: number): Promise<LegacyAcceptance> {
-  const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-sunset-fleet-check', version: '1' } } };
+  const body = { jsonrpc: '2.0', id: 0, method: METHOD.initialize, params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-sunset-fleet-check', version: '1' } } };
   let response: Response;
   try {
     response = await fetch(url, {

@@ -3,6 +3,7 @@ import type { ProbeVerdict } from '../prober/verdict.js';
 import { insertProbe, type ProbeRecord } from '../store/insert-probe.js';
 import type { Db } from '../store/open-database.js';
 import { checkLegacyAcceptance, type LegacyAcceptance } from './check-legacy-acceptance.js';
+import type { FleetHoldOffs } from './fleet-hold-offs.js';
 
 export interface FleetNode {
   name: string;
@@ -16,6 +17,8 @@ export interface FleetCheckDeps {
   timeoutMs: number;
   /** The era prober, downgrade-safe: it never initializes a modern node. */
   probeNode: (node: FleetNode) => Promise<ProbeVerdict>;
+  /** Kept across checks: a node whose last answer carried Retry-After is skipped until that time. */
+  holdOffs: FleetHoldOffs;
   logger: Logger;
 }
 
@@ -33,6 +36,7 @@ function servedVersions(verdict: ProbeVerdict, legacy: LegacyAcceptance | undefi
 
 async function checkNode(deps: FleetCheckDeps, node: FleetNode): Promise<ProbeRecord> {
   const verdict = await deps.probeNode(node);
+  deps.holdOffs.note(node.name, verdict, deps.now());
   // Only a node the prober could reach is asked about legacy; an outage answers nothing either way.
   const legacy = verdict.state === 'ready' && verdict.era === 'modern' ? await checkLegacyAcceptance(new URL(node.url), deps.timeoutMs) : undefined;
   return insertProbe(deps.db, {
@@ -52,12 +56,22 @@ async function checkNode(deps: FleetCheckDeps, node: FleetNode): Promise<ProbeRe
   });
 }
 
-/** Checks every configured node now and stores the results; a node that fails to check is stored as unavailable. */
+/**
+ * Checks every configured node now and stores the results; a node that fails to check is stored as
+ * unavailable. A node still inside the Retry-After it last answered is not probed: its latest
+ * record (which says so) stands, and nothing is stored for it.
+ */
 export async function runFleetCheck(deps: FleetCheckDeps): Promise<ProbeRecord[]> {
-  const results = await Promise.allSettled(deps.nodes.map((node) => checkNode(deps, node)));
+  const now = deps.now();
+  const due = deps.nodes.filter((node) => {
+    const until = deps.holdOffs.heldUntil(node.name, now);
+    if (until !== undefined) deps.logger.info({ node: node.name, until: new Date(until).toISOString() }, 'fleet node asked to be left alone (Retry-After); not probed');
+    return until === undefined;
+  });
+  const results = await Promise.allSettled(due.map((node) => checkNode(deps, node)));
   return results.map((result, i) => {
     if (result.status === 'fulfilled') return result.value;
-    const node = deps.nodes[i]!;
+    const node = due[i]!;
     deps.logger.warn({ err: result.reason, node: node.name }, 'fleet check failed');
     return insertProbe(deps.db, {
       node: node.name,

@@ -3,6 +3,7 @@
  * modern evidence (a slow-start server locked modern meanwhile): the peer flips to modern and is
  * re-probed, never legacy. Only 400/404/405 without a JSON-RPC body may lead on to HTTP+SSE.
  */
+import { UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/error-codes.js';
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import { checkInitializeResult } from './check-initialize-result.js';
 import { classifyHttpFailure } from './classify-probe-reply.js';
@@ -32,11 +33,11 @@ function failed(cls: EvidenceClass, code: string, detail: string, state: FailedS
 function judgeMessage(message: Record<string, unknown>, ctx: InitializeContext, status: number | undefined): InitializeOutcome {
   if ('error' in message && !('result' in message)) {
     const { code, text, data } = readError(message);
-    const supported = code === -32022 && isRecord(data) ? readVersionList(data.supported) : undefined;
+    const supported = code === UNSUPPORTED_PROTOCOL_VERSION && isRecord(data) ? readVersionList(data.supported) : undefined;
     if (supported !== undefined) {
       const mutual = selectVersions(supported, ctx.modernVersions)[0];
-      if (mutual !== undefined) return { kind: 'modern', retryWith: mutual, detail: `initialize answered -32022 listing ${supported.join(', ')}` };
-      return failed('MOD-ERR', 'unsupported-version', `initialize answered -32022 listing ${supported.join(', ')}: no version in common`, 'incompatible', 'modern');
+      if (mutual !== undefined) return { kind: 'modern', retryWith: mutual, detail: `initialize answered ${UNSUPPORTED_PROTOCOL_VERSION} listing ${supported.join(', ')}` };
+      return failed('MOD-ERR', 'unsupported-version', `initialize answered ${UNSUPPORTED_PROTOCOL_VERSION} listing ${supported.join(', ')}: no version in common`, 'incompatible', 'modern');
     }
     const where = status === undefined ? '' : `HTTP ${status} `;
     return failed('AMB', 'initialize-rejected', `initialize refused: ${where}JSON-RPC error ${code ?? 'no code'} "${text}"`, 'incompatible');

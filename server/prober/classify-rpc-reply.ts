@@ -3,6 +3,7 @@
  * over the research's decision table: -32601/-32600/-32602 are plain AMB, and any -32022 stays
  * modern, so it never leads to `initialize`.
  */
+import { HEADER_MISMATCH, INVALID_PARAMS, LEGACY_BAD_REQUEST, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from '../protocol/error-codes.js';
 import { isLegacyVersion } from '../protocol/versions.js';
 import { ambiguousOutcome, stopOutcome, type ProbeContext, type ProbeOutcome } from './probe-outcome.js';
 import { excerptOf, isRecord, isSameId, readError } from './probe-observation.js';
@@ -10,14 +11,10 @@ import { hasToolsCapability, readDiscoverResult } from './read-discover-result.j
 import { recogniseLegacyRejection } from './recognise-legacy-rejection.js';
 import { readVersionList, selectVersions } from './select-versions.js';
 
-const UNSUPPORTED_VERSION = -32022;
-const HEADER_MISMATCH = -32020;
-const MISSING_CAPABILITY = -32021;
-
 const AMBIGUOUS_CODES: ReadonlyMap<number, string> = new Map([
-  [-32601, 'method-not-found'],
-  [-32600, 'invalid-request'],
-  [-32602, 'invalid-params'],
+  [METHOD_NOT_FOUND, 'method-not-found'],
+  [INVALID_REQUEST, 'invalid-request'],
+  [INVALID_PARAMS, 'invalid-params'],
 ]);
 
 const list = (versions: readonly string[]) => versions.join(', ');
@@ -44,33 +41,36 @@ function classifyUnsupportedVersion(data: unknown, ctx: ProbeContext): ProbeOutc
   const supported = isRecord(data) ? readVersionList(data.supported) : undefined;
   const requested = isRecord(data) ? data.requested : undefined;
   if (supported === undefined || requested !== ctx.sentVersion) {
-    return stopOutcome('unsupported-version-malformed', `-32022 without a usable data.supported and data.requested = ${ctx.sentVersion}: ${excerptOf(JSON.stringify(data ?? null))}`, 'incompatible');
+    return stopOutcome('unsupported-version-malformed', `${UNSUPPORTED_PROTOCOL_VERSION} without a usable data.supported and data.requested = ${ctx.sentVersion}: ${excerptOf(JSON.stringify(data ?? null))}`, 'incompatible');
   }
-  const retryWith = selectVersions(supported, ctx.modernVersions).find((v) => v !== ctx.sentVersion) ?? null;
+  // The best mutual version, even the one just sent: behind a load balancer, a fleet half way
+  // through a rollout refuses a version on one node that the next node serves.
+  const retryWith = selectVersions(supported, ctx.modernVersions)[0] ?? null;
+  const said = `${UNSUPPORTED_PROTOCOL_VERSION}: ${ctx.sentVersion} is unsupported`;
   const detail = retryWith === null
-    ? `-32022: ${ctx.sentVersion} is unsupported and the server lists ${list(supported)}, none of them a modern version we speak`
-    : `-32022: ${ctx.sentVersion} is unsupported; the server lists ${list(supported)}`;
+    ? `${said} and the server lists ${list(supported)}, none of them a modern version we speak`
+    : `${said}; the server lists ${list(supported)}${retryWith === ctx.sentVersion ? ', that version among them' : ''}`;
   return { class: 'MOD-ERR', code: 'unsupported-version', detail, retryWith, supported };
 }
 
 function classifyError(message: Record<string, unknown>, ctx: ProbeContext, status: number | undefined): ProbeOutcome {
   const { code, text, data } = readError(message);
   const said = `${code ?? 'no code'} "${excerptOf(text, 120)}"`;
-  if (code === UNSUPPORTED_VERSION) return classifyUnsupportedVersion(data, ctx);
-  if (code === HEADER_MISMATCH) return { class: 'MOD-ERR', code: 'header-mismatch', detail: `-32020 header mismatch: "${excerptOf(text, 120)}"`, retryWith: null, supported: null };
-  if (code === MISSING_CAPABILITY) {
+  if (code === UNSUPPORTED_PROTOCOL_VERSION) return classifyUnsupportedVersion(data, ctx);
+  if (code === HEADER_MISMATCH) return { class: 'MOD-ERR', code: 'header-mismatch', detail: `${HEADER_MISMATCH} header mismatch: "${excerptOf(text, 120)}"`, retryWith: null, supported: null };
+  if (code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
     const required = isRecord(data) ? JSON.stringify(data.requiredCapabilities ?? null) : 'null';
-    return { class: 'MOD-ERR', code: 'missing-client-capability', detail: `-32021: the server requires client capabilities ${required}`, retryWith: null, supported: null };
+    return { class: 'MOD-ERR', code: 'missing-client-capability', detail: `${MISSING_REQUIRED_CLIENT_CAPABILITY}: the server requires client capabilities ${required}`, retryWith: null, supported: null };
   }
   const idIsNull = message.id === null || !('id' in message);
   if (ctx.transport === 'streamable-http' && status === 400 && idIsNull) {
     const rejection = recogniseLegacyRejection(code, text);
     if (rejection?.kind === 'missing-session') {
-      return { class: 'AMB*', code: 'legacy-prevalidation-400', detail: `HTTP 400 -32000 "${rejection.message}" (a legacy server asking for a session)`, offer: [...ctx.legacyVersions], supported: null };
+      return { class: 'AMB*', code: 'legacy-prevalidation-400', detail: `HTTP 400 ${LEGACY_BAD_REQUEST} "${rejection.message}" (a legacy server asking for a session)`, offer: [...ctx.legacyVersions], supported: null };
     }
     if (rejection?.kind === 'legacy-versions') {
       const offer = selectVersions(rejection.versions, ctx.legacyVersions);
-      if (offer.length > 0) return { class: 'AMB*', code: 'legacy-prevalidation-400', detail: `HTTP 400 -32000 "${rejection.message}"`, offer, supported: rejection.versions };
+      if (offer.length > 0) return { class: 'AMB*', code: 'legacy-prevalidation-400', detail: `HTTP 400 ${LEGACY_BAD_REQUEST} "${rejection.message}"`, offer, supported: rejection.versions };
       return stopOutcome('no-mutual-version', `HTTP 400 "${rejection.message}": none of those legacy versions is configured (${list(ctx.legacyVersions)})`, 'incompatible', { supported: rejection.versions });
     }
     if (rejection?.kind === 'contradictory-versions') {

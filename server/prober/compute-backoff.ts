@@ -7,6 +7,11 @@ export interface BackoffSettings {
   maxBackoffMs: number;
   /** A Retry-After longer than this ends the retries instead of stalling the probe. */
   maxRetryAfterMs: number;
+  /**
+   * Whether a Retry-After is waited out before the next attempt. Off, the server's answer ends
+   * the attempts at once: whoever asked is told when to come back and decides for themselves.
+   */
+  waitOnRetryAfter: boolean;
 }
 
 /**
@@ -24,11 +29,12 @@ export function parseRetryAfterMs(value: string | null, now: number): number | n
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1): initial × 2^(attempt-1), capped;
  * a Retry-After is honoured by never waiting less than it asks. Null means "do not retry":
- * the server asked for longer than we are willing to wait.
+ * the server asked us to come back later and we are not waiting here (`waitOnRetryAfter` off),
+ * or it asked for longer than we are willing to wait.
  */
 export function computeBackoffMs(attempt: number, retryAfterMs: number | null, settings: BackoffSettings): number | null {
   const exponential = Math.min(settings.maxBackoffMs, settings.initialBackoffMs * 2 ** Math.max(0, attempt - 1));
   if (retryAfterMs === null) return exponential;
-  if (retryAfterMs > settings.maxRetryAfterMs) return null;
+  if (!settings.waitOnRetryAfter || retryAfterMs > settings.maxRetryAfterMs) return null;
   return Math.max(exponential, retryAfterMs);
 }

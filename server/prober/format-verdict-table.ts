@@ -10,12 +10,16 @@ function table(rows: readonly string[][]): string[] {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
 }
 
+function retryAdvice(retryAfterMs: number | null): string {
+  return retryAfterMs === null ? '' : `; the server asked to be tried again in ${Math.ceil(retryAfterMs / 1000)} s`;
+}
+
 export function formatVerdictTable(reports: readonly PeerReport[], catalogue: CatalogueResult | undefined): string {
   const rows = [
     ['peer', 'transport', 'era', 'state', 'version', 'evidence', 'enable with'],
     ...reports.map(({ verdict: v }) => [v.peer, v.transport, v.era ?? '-', v.state, v.version ?? '-', `${v.evidence.class} ${v.evidence.code}`, v.enableWith ?? '-']),
   ];
-  const lines = [...table(rows), '', ...reports.map(({ verdict: v }) => `${v.peer} (${v.target}): ${v.evidence.detail}`)];
+  const lines = [...table(rows), '', ...reports.map(({ verdict: v }) => `${v.peer} (${v.target}): ${v.evidence.detail}${retryAdvice(v.retryAfterMs)}`)];
   if (catalogue !== undefined) {
     lines.push('');
     const problems = reports.flatMap(({ verdict, tools }) => {

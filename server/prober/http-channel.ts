@@ -4,6 +4,7 @@
  * neither, exactly like a 2025 client; later legacy requests carry the negotiated version and the
  * session id the `initialize` answer minted. The session is ended with DELETE on close.
  */
+import { METHOD } from '../protocol/method-names.js';
 import { HEADER } from '../protocol/versions.js';
 import type { EraChannel, MessageShape } from './era-channel.js';
 import { exchangeHttp } from './exchange-http.js';
@@ -59,7 +60,7 @@ export function createHttpChannel(target: HttpTarget, settings: HttpChannelSetti
     transport: 'streamable-http',
     async request(message, shape, timeoutMs) {
       const observation = await post(message, shape, timeoutMs);
-      if (message.method === 'initialize' && observation.kind === 'http') sessionId = observation.response.sessionId;
+      if (message.method === METHOD.initialize && observation.kind === 'http') sessionId = observation.response.sessionId;
       return observation;
     },
     notify: (message, shape, timeoutMs) => post(message, shape, timeoutMs),

@@ -4,11 +4,11 @@
  * `io.modelcontextprotocol/*` key at all.
  */
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
+import { METHOD } from '../protocol/method-names.js';
 import { META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/versions.js';
 
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-export const DISCOVER_METHOD = 'server/discover';
 
 export interface ClientInfo {
   name: string;
@@ -35,15 +35,15 @@ function modernMeta(version: string, clientInfo: ClientInfo): Record<string, unk
 }
 
 export function buildDiscoverRequest(id: JsonRpcId, version: string, clientInfo: ClientInfo): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method: DISCOVER_METHOD, params: { _meta: modernMeta(version, clientInfo) } };
+  return { jsonrpc: '2.0', id, method: METHOD.discover, params: { _meta: modernMeta(version, clientInfo) } };
 }
 
 export function buildInitializeRequest(id: JsonRpcId, version: string, clientInfo: ClientInfo): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo } };
+  return { jsonrpc: '2.0', id, method: METHOD.initialize, params: { protocolVersion: version, capabilities: {}, clientInfo } };
 }
 
 export function buildInitializedNotification(): JsonRpcNotification {
-  return { jsonrpc: '2.0', method: 'notifications/initialized' };
+  return { jsonrpc: '2.0', method: METHOD.initialized };
 }
 
 /** `tools/list` in the era that was chosen: modern with `_meta`, legacy without. */
@@ -54,5 +54,5 @@ export function buildToolsListRequest(
 ): JsonRpcRequest {
   const params: Record<string, unknown> = cursor === null ? {} : { cursor };
   if (era.kind === 'modern') params._meta = modernMeta(era.version, era.clientInfo);
-  return Object.keys(params).length === 0 ? { jsonrpc: '2.0', id, method: 'tools/list' } : { jsonrpc: '2.0', id, method: 'tools/list', params };
+  return Object.keys(params).length === 0 ? { jsonrpc: '2.0', id, method: METHOD.toolsList } : { jsonrpc: '2.0', id, method: METHOD.toolsList, params };
 }

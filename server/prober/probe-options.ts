@@ -45,6 +45,8 @@ export function resolveProbeOptions(options: ProbeOptions = {}): ResolvedProbeOp
     initialBackoffMs: options.initialBackoffMs ?? 1000,
     maxBackoffMs: options.maxBackoffMs ?? 30_000,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    // A one-shot probe answers at once; a long-running caller that retries on its own opts in.
+    waitOnRetryAfter: options.waitOnRetryAfter ?? false,
     modernVersions: options.modernVersions ?? DEFAULT_MODERN_VERSIONS,
     legacyVersions: options.legacyVersions ?? DEFAULT_LEGACY_VERSIONS,
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,

@@ -52,6 +52,7 @@ function toVerdict(peer: PeerConfig, result: AttemptResult, sent: SentMessage[],
     transport: result.transport,
     sent: [...sent],
     enableWith: result.enableWith,
+    retryAfterMs: result.state === 'unavailable' ? result.retryAfterMs : null,
     latencyMs: at - startedAt,
     at,
   };

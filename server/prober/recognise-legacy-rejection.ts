@@ -3,6 +3,7 @@
  * Pure. Matching is on the whole message, never a substring, so an
  * arbitrary -32000 does not qualify; the version list must name only historical versions.
  */
+import { LEGACY_BAD_REQUEST } from '../protocol/error-codes.js';
 import { HEADER, isLegacyVersion } from '../protocol/versions.js';
 
 export type LegacyRejection =
@@ -12,8 +13,6 @@ export type LegacyRejection =
   | { kind: 'legacy-versions'; message: string; versions: string[] }
   /** The same sentence listing a modern, future or unknown version: contradictory, not evidence. */
   | { kind: 'contradictory-versions'; message: string; versions: string[] };
-
-const LEGACY_SDK_CODE = -32000;
 
 // Compared lower-cased: SDKs spell the session header in several cases.
 const MISSING_SESSION_MESSAGES: readonly string[] = [
@@ -29,7 +28,7 @@ const UNSUPPORTED_VERSION = /^Bad Request: Unsupported protocol version: (\S+) \
  * body is not one of the recognised legacy prevalidation rejections.
  */
 export function recogniseLegacyRejection(code: number | undefined, message: string): LegacyRejection | undefined {
-  if (code !== LEGACY_SDK_CODE) return undefined;
+  if (code !== LEGACY_BAD_REQUEST) return undefined;
   const trimmed = message.trim().replace(/\.$/, '');
   if (MISSING_SESSION_MESSAGES.includes(trimmed.toLowerCase())) return { kind: 'missing-session', message: trimmed };
   const match = UNSUPPORTED_VERSION.exec(trimmed);

@@ -48,6 +48,8 @@ export interface ProbeVerdict {
   sent: SentMessage[];
   /** For a fail-closed verdict: the setting that would enable this peer, e.g. `allowLegacy`. */
   enableWith: string | null;
+  /** Unavailable with a Retry-After (seconds or an HTTP-date, read against the probe's clock): how long the server asked us to wait. */
+  retryAfterMs: number | null;
   /** Milliseconds from the first byte sent to the verdict. */
   latencyMs: number;
   /** When the verdict was reached, epoch ms. */

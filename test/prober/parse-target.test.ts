@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { computeBackoffMs, parseRetryAfterMs } from '../../server/prober/compute-backoff.js';
 import { createEraCache } from '../../server/prober/era-cache.js';
 import { computePeerKey, describeTarget, type PeerConfig } from '../../server/prober/peer-config.js';
 import { namePeers, parseTarget } from '../../server/prober/parse-target.js';
@@ -54,25 +53,6 @@ describe('parseTarget and namePeers', () => {
       return r;
     });
     expect(namePeers(parsed)).toEqual({ ok: true, names: ['127.0.0.1:3000', '127.0.0.1:3000-2', 'node-2', 'node'] });
-  });
-});
-
-describe('backoff', () => {
-  const settings = { initialBackoffMs: 1000, maxBackoffMs: 5000, maxRetryAfterMs: 60_000 };
-  test('doubles from the initial wait up to the cap', () => {
-    expect([1, 2, 3, 4].map((attempt) => computeBackoffMs(attempt, null, settings))).toEqual([1000, 2000, 4000, 5000]);
-  });
-  test('honours Retry-After, and gives up when it asks for more than we wait', () => {
-    expect(computeBackoffMs(1, 7000, settings)).toBe(7000);
-    expect(computeBackoffMs(3, 100, settings)).toBe(4000);
-    expect(computeBackoffMs(1, 120_000, settings)).toBeNull();
-  });
-  test('reads Retry-After as seconds or as an HTTP date', () => {
-    const now = Date.parse('2026-09-01T00:00:00Z');
-    expect(parseRetryAfterMs('3', now)).toBe(3000);
-    expect(parseRetryAfterMs('Tue, 01 Sep 2026 00:00:10 GMT', now)).toBe(10_000);
-    expect(parseRetryAfterMs('Mon, 31 Aug 2026 00:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfterMs('soon', now)).toBeNull();
   });
 });
 

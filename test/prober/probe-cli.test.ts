@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli } from '../support/spawn-cli.js';
 import { DISCOVER_RESULT, INITIALIZE_RESULT, rpc, startFakeHttpServer, TOOLS, type FakeServer } from './fakes/fake-http-server.js';
 
-const VERDICT_KEYS = ['at', 'enableWith', 'era', 'evidence', 'latencyMs', 'peer', 'sent', 'serverInfo', 'state', 'supportedVersions', 'target', 'transport', 'version'];
+const VERDICT_KEYS = ['at', 'enableWith', 'era', 'evidence', 'latencyMs', 'peer', 'retryAfterMs', 'sent', 'serverInfo', 'state', 'supportedVersions', 'target', 'transport', 'version'];
 const FAST = ['--attempts', '1', '--probe-timeout-ms', '5000', '--initialize-timeout-ms', '5000'];
 
 async function run(args: string[]) {
@@ -18,6 +18,7 @@ describe('mcp-sunset probe', () => {
   let modern: FakeServer;
   let legacy: FakeServer;
   let notMcp: FakeServer;
+  let busy: FakeServer;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-probe-cli-'));
@@ -29,9 +30,10 @@ describe('mcp-sunset probe', () => {
       return { status: 202 };
     });
     notMcp = await startFakeHttpServer(() => ({ status: 404, text: 'Not Found' }));
+    busy = await startFakeHttpServer(() => ({ status: 503, headers: { 'retry-after': '30' } }));
   });
   afterAll(async () => {
-    await Promise.all([modern, legacy, notMcp].map((s) => s?.close()));
+    await Promise.all([modern, legacy, notMcp, busy].map((s) => s?.close()));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -89,6 +91,24 @@ describe('mcp-sunset probe', () => {
     expect(stdout).toMatch(/^new\s+streamable-http\s+modern\s+ready\s+2026-07-28\s+MOD discover-result\s+-$/m);
     expect(stdout).toMatch(/^odd\s+streamable-http\s+-\s+incompatible\s+-\s+AMB not-found\s+allowLegacy$/m);
     expect(stdout).toContain('tools (collision policy prefix):');
+  });
+
+  // No --attempts: the default attempts would retry, but a one-shot probe never sleeps on Retry-After.
+  test('a server answering 503 with Retry-After: 30 is reported unavailable at once, with retryAfterMs, after one request', async () => {
+    const before = busy.requests.length;
+    const { code, lines } = await run(['--json', '--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
+    expect(code).toBe(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ peer: 'busy', era: null, state: 'unavailable', retryAfterMs: 30_000, evidence: { class: 'STOP', code: 'server-error' } });
+    expect(busy.requests.length - before).toBe(1);
+  });
+
+  test('without --json, the table says when the server asked to be tried again', async () => {
+    const before = busy.requests.length;
+    const { code, stdout } = await run(['--probe-timeout-ms', '5000', `busy=${busy.url.href}`]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^busy\s+streamable-http\s+-\s+unavailable\s+-\s+STOP server-error\s+-$/m);
+    expect(stdout).toContain(`busy (${busy.url.href}): HTTP 503 (Retry-After 30 s); the server asked to be tried again in 30 s`);
+    expect(busy.requests.length - before).toBe(1);
   });
 
   test('peers come from probe.peers in the config file, with their own policy; a name selects one', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { probe, probePeers } from '../../server/prober/probe.js';
-import { DISCOVER_RESULT, rpc, TOOLS, type FakeRequest } from './fakes/fake-http-server.js';
+import { DISCOVER_RESULT, INITIALIZE_RESULT, rpc, TOOLS, type FakeRequest } from './fakes/fake-http-server.js';
 import { FAST, legacy400, legacyServer, methodOf, peerAt, sentMethods, useFakes } from './fakes/http-peers.js';
 
 const fake = useFakes();
@@ -120,6 +120,33 @@ describe('modern rejections never lead to initialize (rows 5-10)', () => {
     const verdict = await probe(peerAt(server, { allowLegacy: true }), { ...FAST, modernVersions: ['2027-01-01', '2026-07-28'] });
     expect(verdict).toMatchObject({ era: 'modern', state: 'incompatible' });
     expect(server.methods()).toEqual(['server/discover', 'server/discover']);
+  });
+
+  test('a half-rolled fleet: -32022 listing the very version sent, then a DiscoverResult: one re-probe at that version under a new id, then modern', async () => {
+    let discovers = 0;
+    const server = await fake((r) => {
+      if (methodOf(r) !== 'server/discover') return { status: 200, json: rpc.result(r, TOOLS('a')) };
+      discovers += 1;
+      return discovers === 1 ? unsupported(['2026-07-28'])(r) : { status: 200, json: rpc.result(r, DISCOVER_RESULT()) };
+    });
+    const verdict = await probe(peerAt(server, { allowLegacy: true, allowHttpSse: true }), FAST);
+    expect(verdict).toMatchObject({ era: 'modern', state: 'ready', version: '2026-07-28', evidence: { class: 'MOD' } });
+    expect(server.methods()).toEqual(['server/discover', 'server/discover', 'tools/list']);
+    const [first, second] = server.requests;
+    expect(first!.body!.id).not.toEqual(second!.body!.id);
+    expect(second).toMatchObject({
+      headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: { params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
+    });
+  });
+
+  test('a half-rolled fleet answering -32022 twice: incompatible after exactly two discovers, naming the versions, never initialize', async () => {
+    const server = await fake((r) => (methodOf(r) === 'server/discover' ? unsupported(['2026-07-28'])(r) : { status: 200, json: rpc.result(r, INITIALIZE_RESULT()) }));
+    const verdict = await probe(peerAt(server, { allowLegacy: true, allowHttpSse: true }), FAST);
+    expect(verdict).toMatchObject({ era: 'modern', state: 'incompatible', enableWith: null, supportedVersions: ['2026-07-28'], evidence: { class: 'MOD-ERR', code: 'unsupported-version' } });
+    expect(verdict.evidence.detail).toContain('the server lists 2026-07-28');
+    expect(server.methods()).toEqual(['server/discover', 'server/discover']);
+    expect(server.requests[0]!.body!.id).not.toEqual(server.requests[1]!.body!.id);
   });
 
   test.each([

@@ -75,20 +75,43 @@ describe('failures that are not about eras never lead to initialize (rows 18-20)
     expect(server.methods()).toEqual(['server/discover']);
   });
 
-  test('5xx is unavailable; the retry waits at least Retry-After and starts again with server/discover', async () => {
+  test('a one-shot probe never waits on Retry-After: 503 with Retry-After 30 is unavailable at once, with retryAfterMs, after one request', async () => {
+    const waits: number[] = [];
+    const server = await fake(() => ({ status: 503, headers: { 'retry-after': '30' } }));
+    // Default attempts (3): only the Retry-After keeps the probe from trying again.
+    const verdict = await probe(peerAt(server, everything), { probeTimeoutMs: 2000, sleep: async (ms) => waits.push(ms) });
+    expect(verdict).toMatchObject({ era: null, state: 'unavailable', retryAfterMs: 30_000, evidence: { class: 'STOP', code: 'server-error' } });
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  test('a Retry-After given as an HTTP-date is read against the probe\'s clock', async () => {
+    const now = Date.parse('2026-09-01T00:00:00Z');
+    const server = await fake(() => ({ status: 429, headers: { 'retry-after': 'Tue, 01 Sep 2026 00:00:45 GMT' } }));
+    const verdict = await probe(peerAt(server), { probeTimeoutMs: 2000, now: () => now, sleep: async () => expect.fail('a one-shot probe must not sleep') });
+    expect(verdict).toMatchObject({ state: 'unavailable', retryAfterMs: 45_000, evidence: { code: 'rate-limited' } });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test('a verdict that is not unavailable carries no retryAfterMs', async () => {
+    const server = await fake((r) => ({ status: 200, json: rpc.result(r, methodOf(r) === 'server/discover' ? DISCOVER_RESULT() : TOOLS('a')) }));
+    expect(await probe(peerAt(server), FAST)).toMatchObject({ state: 'ready', retryAfterMs: null });
+  });
+
+  test('waitOnRetryAfter: 5xx is unavailable; the retry waits at least Retry-After and starts again with server/discover', async () => {
     const waits: number[] = [];
     let calls = 0;
     const server = await fake((r) => (++calls === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200, json: rpc.result(r, methodOf(r) === 'server/discover' ? DISCOVER_RESULT() : TOOLS('a')) }));
-    const verdict = await probe(peerAt(server, everything), { ...FAST, attempts: 3, initialBackoffMs: 10, sleep: async (ms) => waits.push(ms) });
+    const verdict = await probe(peerAt(server, everything), { ...FAST, attempts: 3, initialBackoffMs: 10, waitOnRetryAfter: true, sleep: async (ms) => waits.push(ms) });
     expect(verdict).toMatchObject({ era: 'modern', state: 'ready' });
     expect(waits).toEqual([3000]);
     expect(sentMethods(verdict)).toEqual(['server/discover', 'server/discover', 'tools/list']);
   });
 
-  test('a Retry-After longer than we wait ends the retries', async () => {
+  test('waitOnRetryAfter: a Retry-After longer than we wait ends the retries', async () => {
     const server = await fake(() => ({ status: 429, headers: { 'retry-after': '3600' } }));
-    const verdict = await probe(peerAt(server), { ...FAST, attempts: 3, sleep: async () => undefined });
-    expect(verdict).toMatchObject({ state: 'unavailable', evidence: { code: 'rate-limited' } });
+    const verdict = await probe(peerAt(server), { ...FAST, attempts: 3, waitOnRetryAfter: true, sleep: async () => undefined });
+    expect(verdict).toMatchObject({ state: 'unavailable', retryAfterMs: 3_600_000, evidence: { code: 'rate-limited' } });
     expect(server.methods()).toEqual(['server/discover']);
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { PeerConfig, PeerPolicy } from '../../server/prober/peer-config.js';
 import { probePeers } from '../../server/prober/probe.js';
 import type { ProbeOptions } from '../../server/prober/probe-options.js';
+import type { ProbeVerdict } from '../../server/prober/verdict.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
@@ -93,6 +94,32 @@ describe('SDK v2 servers', () => {
     expect(verdict).toMatchObject({ era: 'modern', state: 'ready', version: '2026-07-28', transport: 'stdio', serverInfo: { name: `v2-stdio-${mode}-peer` } });
     expect(wire).toEqual(MODERN_WIRE);
     expect(tools).toEqual(PEER_TOOLS);
+  });
+});
+
+describe('SDK v2 servers asked for a version they do not serve (row 5)', () => {
+  // The prober prefers a version the peer has never heard of: its -32022 names 2026-07-28.
+  const AHEAD: ProbeOptions = { ...OPTIONS, modernVersions: ['2027-01-01', '2026-07-28'] };
+  const expectCorrected = (verdict: ProbeVerdict) => {
+    expect(verdict).toMatchObject({ era: 'modern', state: 'ready', version: '2026-07-28', evidence: { class: 'MOD' } });
+    expect(verdict.evidence.detail).toMatch(/^-32022: 2027-01-01 is unsupported; the server lists 2026-07-28; then DiscoverResult/);
+    expect(verdict.sent).toEqual([{ method: 'server/discover', id: 'mcp-sunset-discover-1' }, { method: 'server/discover', id: 'mcp-sunset-discover-2' }, { method: 'tools/list', id: 1 }]);
+  };
+
+  test('Streamable HTTP: one corrective discover at the version it names, then modern', async () => {
+    await withPeer(
+      () => startV2Server('modern'),
+      async (peer) => {
+        const [report] = await probePeers([httpPeer('v2-http', peer.url, { allowLegacy: true })], AHEAD);
+        expectCorrected(report!.verdict);
+        expect(peer.seen.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+      },
+    );
+  });
+
+  test('stdio: one corrective discover at the version it names, then modern', async () => {
+    const [report] = await probePeers([tsxPeer('v2-stdio', 'v2-stdio-server.ts', ['modern'], { allowLegacy: true })], AHEAD);
+    expectCorrected(report!.verdict);
   });
 });
 

@@ -6,7 +6,7 @@ import type { ProbeOptions } from '../../server/prober/probe-options.js';
 import { DISCOVER_RESULT, INITIALIZE_RESULT, TOOLS } from './fakes/fake-http-server.js';
 import { FAILING_ITEMS, goodInitializeAnswer } from './fakes/initialize-answers.js';
 import type { StdioScript } from './fakes/stdio-fake.js';
-import { removeSpawnCounters, spawnCounterFile, stdioFakePeer } from './fakes/stdio-peer.js';
+import { readWire, removeSpawnCounters, spawnCounterFile, stdioFakePeer, wireLogFile } from './fakes/stdio-peer.js';
 
 // tsx needs a moment to start each fake; the deadlines leave room for that on a loaded machine.
 const OPTIONS: ProbeOptions = { attempts: 1, probeTimeoutMs: 8000, initializeTimeoutMs: 8000 };
@@ -129,5 +129,36 @@ describe('probing over stdio', () => {
     const again = await probe(peer, { ...OPTIONS, cache });
     expect(sentMethods(again)[0]).toBe('server/discover');
     expect(cache.drops).toEqual([{ peer: 'v1', reason: 'restart' }]);
+  });
+});
+
+describe('the corrective re-probe over stdio (row 5)', () => {
+  afterAll(removeSpawnCounters);
+
+  /** -32022 naming the very version the probe sent: one node of a half-rolled fleet. */
+  const REFUSED = { error: { code: -32022, message: 'Unsupported protocol version: 2026-07-28', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } };
+  const versionOf = (message: Record<string, any>) => message.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+
+  test('-32022 listing the version just sent, then a DiscoverResult: exactly two discovers under new ids, then modern; never initialize, even allowlisted', async () => {
+    const wireFile = wireLogFile();
+    const script: StdioScript = { replies: { ...LEGACY_REPLIES, 'server/discover': [REFUSED, { result: DISCOVER_RESULT() }], 'tools/list': { result: TOOLS('echo') } } };
+    const verdict = await probe(stdioFakePeer('rolling', { wireFile, spawns: [script] }, { allowLegacy: true }), OPTIONS);
+    expect(verdict).toMatchObject({ era: 'modern', state: 'ready', version: '2026-07-28', evidence: { class: 'MOD', code: 'discover-result' } });
+    const wire = readWire(wireFile);
+    expect(wire.map((m) => m.method)).toEqual(['server/discover', 'server/discover', 'tools/list']);
+    expect(wire[0]!.id).not.toEqual(wire[1]!.id);
+    expect(wire.slice(0, 2).map(versionOf)).toEqual(['2026-07-28', '2026-07-28']);
+    expect(verdict.sent.slice(0, 2).map((m) => m.id)).toEqual(wire.slice(0, 2).map((m) => m.id));
+  });
+
+  test('-32022 twice ends the attempt: incompatible, naming the versions listed, after exactly two discovers and no initialize', async () => {
+    const wireFile = wireLogFile();
+    const script: StdioScript = { replies: { ...LEGACY_REPLIES, 'server/discover': REFUSED } };
+    const verdict = await probe(stdioFakePeer('rolling', { wireFile, spawns: [script] }, { allowLegacy: true }), OPTIONS);
+    expect(verdict).toMatchObject({ era: 'modern', state: 'incompatible', enableWith: null, supportedVersions: ['2026-07-28'], evidence: { class: 'MOD-ERR', code: 'unsupported-version' } });
+    expect(verdict.evidence.detail).toContain('the server lists 2026-07-28');
+    const wire = readWire(wireFile);
+    expect(wire.map((m) => m.method)).toEqual(['server/discover', 'server/discover']);
+    expect(wire[0]!.id).not.toEqual(wire[1]!.id);
   });
 });

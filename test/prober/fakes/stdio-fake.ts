@@ -1,7 +1,8 @@
 /**
  * A scripted stdio MCP server: `node --import tsx stdio-fake.ts '<script JSON>'`. The script says
  * how to answer each method; with a `stateFile` the n-th spawn follows `spawns[n-1]` (the last
- * one repeats), so a test can make the first process slow and the next one quick.
+ * one repeats), so a test can make the first process slow and the next one quick. With a
+ * `wireFile` every line read is appended to it, so a test can assert what reached the server.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -10,8 +11,8 @@ import { createInterface } from 'node:readline';
 export type StdioReply = 'silent' | 'exit' | { result: unknown } | { error: { code: number; message: string; data?: unknown } } | { raw: Record<string, unknown> };
 
 export interface StdioScript {
-  /** Replies by method; a method not listed is answered -32601. */
-  replies: Record<string, StdioReply>;
+  /** Replies by method; a method not listed is answered -32601. A list answers the n-th call with its n-th entry (the last repeats). */
+  replies: Record<string, StdioReply | StdioReply[]>;
   /** Lines written before each answer: noise the prober must ignore. */
   noise?: boolean;
   /** Wait this long before reading anything (a slow start). */
@@ -20,6 +21,7 @@ export interface StdioScript {
 
 export interface StdioFakeConfig {
   stateFile?: string;
+  wireFile?: string;
   spawns: StdioScript[];
 }
 
@@ -42,9 +44,20 @@ const n = spawnNumber(config.stateFile);
 const script = config.spawns[Math.min(n, config.spawns.length) - 1]!;
 const write = (value: unknown) => process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
 
+const calls = new Map<string, number>();
+
+function replyTo(method: string): StdioReply {
+  const scripted = script.replies[method] ?? { error: { code: -32601, message: 'Method not found' } };
+  if (!Array.isArray(scripted)) return scripted;
+  const n = calls.get(method) ?? 0;
+  calls.set(method, n + 1);
+  return scripted[Math.min(n, scripted.length - 1)]!;
+}
+
 async function main(): Promise<void> {
   if (script.startDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, script.startDelayMs));
   for await (const line of createInterface({ input: process.stdin })) {
+    if (config.wireFile !== undefined) appendFileSync(config.wireFile, `${line}\n`);
     let message: { id?: unknown; method?: string };
     try {
       message = JSON.parse(line);
@@ -52,7 +65,7 @@ async function main(): Promise<void> {
       continue;
     }
     if (message.method === undefined || !('id' in message)) continue;
-    const reply = script.replies[message.method] ?? { error: { code: -32601, message: 'Method not found' } };
+    const reply = replyTo(message.method);
     if (reply === 'silent') continue;
     if (reply === 'exit') process.exit(1);
     if (script.noise) NOISE.forEach(write);

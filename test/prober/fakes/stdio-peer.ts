@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,19 @@ export function spawnCounterFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-fake-'));
   counterDirs.push(dir);
   return join(dir, 'spawns');
+}
+
+/** A fresh file the fake appends every line it reads to (see `wireFile`); removed with the spawn counters. */
+export function wireLogFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-wire-'));
+  counterDirs.push(dir);
+  return join(dir, 'wire.jsonl');
+}
+
+/** The JSON messages the fake read, in order. */
+export function readWire(file: string): Record<string, any>[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, any>);
 }
 
 export function removeSpawnCounters(): void {
