@@ -12,6 +12,7 @@ import { isMcpRequest } from './is-mcp-request.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
+import { METHOD } from './method-names.js';
 
 export interface HttpRequestFacts {
   method: string;
@@ -48,7 +49,7 @@ function unknownMessage(reason: Reason, method: string = NON_RPC_METHOD.unparsed
 
 function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
   if (message.kind !== 'request') return undefined;
-  const raw = message.method === 'initialize'
+  const raw = message.method === METHOD.initialize
     ? message.params?.clientInfo
     : (message.params?._meta as Record<string, unknown> | undefined)?.[META_CLIENT_INFO];
   if (typeof raw !== 'object' || raw === null) return undefined;

@@ -8,6 +8,7 @@ import { classified, type ClassifiedMessage, type HttpSseChannel } from './class
 import type { JsonRpcMessage } from './read-json-rpc.js';
 import { ASSUMED_SESSIONLESS_VERSION, isLegacyVersion, META_PROTOCOL_VERSION } from './versions.js';
 import { NON_RPC_METHOD, type Reason, type Transport } from './vocabulary.js';
+import { METHOD } from './method-names.js';
 
 /** What the HTTP exchange around the message tells about its lifecycle path. */
 export interface PostContext {
@@ -65,7 +66,7 @@ export function classifyRpcMessage(message: JsonRpcMessage, ctx: PostContext): C
     }
     case 'notification': {
       const { method } = message;
-      if (method === 'notifications/initialized' && !ctx.inBatch) {
+      if (method === METHOD.initialized && !ctx.inBatch) {
         return classified({ kind: 'notification', method, id: null, era: 'legacy', transport, reason: 'initialize', version: legacyVersion(ctx) });
       }
       const noLegacySign = !ctx.channel && ctx.sessionId === undefined && !ctx.inBatch;
@@ -76,7 +77,7 @@ export function classifyRpcMessage(message: JsonRpcMessage, ctx: PostContext): C
     }
     case 'request': {
       const { method, id } = message;
-      if (method === 'initialize') {
+      if (method === METHOD.initialize) {
         const requested = message.params?.protocolVersion;
         const version = typeof requested === 'string' ? requested : null;
         return classified({ kind: 'request', method, id, era: 'legacy', transport, reason: ctx.inBatch ? 'batch' : 'initialize', version });

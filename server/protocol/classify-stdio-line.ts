@@ -7,6 +7,7 @@ import { classified, type ClassifiedMessage } from './classified-message.js';
 import { modernVersionOf } from './classify-rpc-message.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
+import { METHOD } from './method-names.js';
 
 /** What the caller knows about the server process the line is written to. */
 export interface StdioProcessState {
@@ -24,8 +25,8 @@ function unknownLine(reason: Reason): ClassifiedMessage {
 
 function legacyReason(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: boolean): Reason {
   if (inBatch) return 'batch';
-  if (rpc.kind === 'request' && rpc.method === 'initialize') return 'initialize';
-  if (rpc.kind === 'notification' && rpc.method === 'notifications/initialized') return 'initialize';
+  if (rpc.kind === 'request' && rpc.method === METHOD.initialize) return 'initialize';
+  if (rpc.kind === 'notification' && rpc.method === METHOD.initialized) return 'initialize';
   if (rpc.kind === 'response') return 'client-response';
   return state.initializeSeen ? 'stdio-process' : 'stdio-pre-init';
 }
@@ -43,7 +44,7 @@ function classifyElement(value: unknown, state: StdioProcessState, inBatch: bool
     case 'notification':
       return classified({ kind: 'notification', method: rpc.method, id: null, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: negotiated });
     case 'request': {
-      if (rpc.method === 'initialize') {
+      if (rpc.method === METHOD.initialize) {
         const requested = rpc.params?.protocolVersion;
         return classified({ kind: 'request', method: rpc.method, id: rpc.id, era: 'legacy', transport: 'stdio', reason: legacyReason(rpc, state, inBatch), version: typeof requested === 'string' ? requested : null });
       }

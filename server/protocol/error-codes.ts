@@ -14,6 +14,7 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
 
 /** What the 2025 SDKs answer a request they refuse before any session exists ("Bad Request: …"). */
 export const LEGACY_BAD_REQUEST = -32000;

@@ -9,5 +9,7 @@ export const METHOD = {
   initialize: 'initialize',
   /** Legacy: the notification that completes the handshake. */
   initialized: 'notifications/initialized',
+  /** Either era: the client gives up on a request it sent; no answer will be counted for it. */
+  cancelled: 'notifications/cancelled',
   toolsList: 'tools/list',
 } as const;

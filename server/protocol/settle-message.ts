@@ -6,24 +6,24 @@
 import type { ClassifiedMessage } from './classified-message.js';
 import type { JsonRpcMessage } from './read-json-rpc.js';
 import type { Outcome } from './vocabulary.js';
+import { HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, SESSION_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from './error-codes.js';
+import { METHOD } from './method-names.js';
 
 type Answer = Extract<JsonRpcMessage, { kind: 'response' }>;
 
 const OUTCOME_BY_CODE: ReadonlyMap<number, Outcome> = new Map([
-  [-32022, 'unsupported-version'],
-  [-32020, 'header-mismatch'],
-  [-32021, 'missing-capability'],
-  [-32601, 'method-not-found'],
-  [-32602, 'invalid-params'],
-  [-32603, 'server-error'],
+  [UNSUPPORTED_PROTOCOL_VERSION, 'unsupported-version'],
+  [HEADER_MISMATCH, 'header-mismatch'],
+  [MISSING_REQUIRED_CLIENT_CAPABILITY, 'missing-capability'],
+  [METHOD_NOT_FOUND, 'method-not-found'],
+  [INVALID_PARAMS, 'invalid-params'],
+  [INTERNAL_ERROR, 'server-error'],
 ]);
-
-const LEGACY_SESSION_NOT_FOUND = -32001;
 
 function outcomeOfError(code: number | undefined, status: number | undefined): Outcome {
   const known = code === undefined ? undefined : OUTCOME_BY_CODE.get(code);
   if (known !== undefined) return known;
-  if (code === LEGACY_SESSION_NOT_FOUND && status === 404) return 'session-gone';
+  if (code === SESSION_NOT_FOUND && status === 404) return 'session-gone';
   if (status !== undefined && status >= 500) return 'server-error';
   return 'client-error';
 }
@@ -40,7 +40,7 @@ export interface Settled {
 export function settleWithAnswer(message: ClassifiedMessage, answer: Answer, status: number | undefined): Settled {
   if (answer.error !== undefined) return { message, outcome: outcomeOfError(answer.error.code, status) };
   const result = answer.result ?? {};
-  if (message.method === 'initialize' && message.era === 'legacy') {
+  if (message.method === METHOD.initialize && message.era === 'legacy') {
     const negotiated = result.protocolVersion;
     return { message: typeof negotiated === 'string' ? { ...message, version: negotiated } : message, outcome: 'served' };
   }

@@ -4,6 +4,7 @@ import { classifyStdioLine, type StdioProcessState } from '../protocol/classify-
 import { parseJson, readJsonRpc, type JsonRpcId } from '../protocol/read-json-rpc.js';
 import { settleWithAnswer } from '../protocol/settle-message.js';
 import type { RecordObservation } from './observation.js';
+import { METHOD } from '../protocol/method-names.js';
 
 const MAX_OPEN = 10_000;
 
@@ -41,7 +42,7 @@ export class StdioMeter<A> {
       serverRequestMethod: this.serverRequestMethod,
     };
     for (const message of classifyStdioLine(line, state)) {
-      if (message.method === 'initialize' && message.kind === 'request') this.initializeSeen = true;
+      if (message.method === METHOD.initialize && message.kind === 'request') this.initializeSeen = true;
       if (message.kind === 'request' && message.id !== null) {
         this.open.set(idKey(message.id), { message, attrs });
         continue;
@@ -64,7 +65,7 @@ export class StdioMeter<A> {
       if (entry === undefined) continue;
       this.open.delete(key);
       const settled = settleWithAnswer(entry.message, rpc, undefined);
-      if (settled.message.method === 'initialize' && settled.outcome === 'served') {
+      if (settled.message.method === METHOD.initialize && settled.outcome === 'served') {
         this.negotiatedVersion = settled.message.version ?? undefined;
       }
       this.record({ message: settled.message, outcome: settled.outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
