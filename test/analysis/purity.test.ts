@@ -21,7 +21,7 @@ function analysisSources(): SourceText[] {
     .map((name) => ({ path: `server/analysis/${name}`, source: readFileSync(join(dir, name), 'utf8') }));
 }
 
-/** Stricter than the shared `analysis-takes-rows` rule: the brief for this folder allows nothing with I/O at all. */
+/** The folder's own statement of purity, beside the `analysis-is-pure` invariant of test/architecture: nothing with I/O at all. */
 const ANALYSIS_IS_PURE: LayerRule = {
   id: 'analysis-is-pure',
   from: ['analysis'],

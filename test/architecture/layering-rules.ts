@@ -1,5 +1,7 @@
 /**
- * The dependency rules of the server layout as data, and a checker that applies them to source text.
+ * The dependency rules of the server layout as data: what each folder may import (an allow-list with
+ * its reason), and the design's invariants that no allow-list may widen; and a checker that applies
+ * them to source text and to the allow-lists themselves.
  * The checker parses with the TypeScript compiler, so comments and strings that merely look like
  * imports are never mistaken for one, and it runs on in-memory files so it can be tested itself.
  */
@@ -13,22 +15,26 @@ export interface SourceText {
   source: string;
 }
 
-/** What an import points at. */
+/** What an import points at; `path` is the file, for imports inside `server/`. */
 export type ImportTarget =
   | { kind: 'node'; name: string }
   | { kind: 'package'; name: string }
-  | { kind: 'server'; folder: string }
+  | { kind: 'server'; folder: string; path?: string }
   | { kind: 'outside'; path: string };
 
 /**
  * Patterns over import targets: `node:*` (any built-in), `package:*` or `package:<name>`,
- * `server/*` or `server/<folder>`, and `outside` (a relative import leaving `server/`).
+ * `server/*`, `server/<folder>` or `server/<folder>/<file>.js` (one file), and `outside` (a relative
+ * import leaving `server/`).
  */
 export type TargetPattern = 'node:*' | 'package:*' | `package:${string}` | 'server/*' | `server/${string}` | 'outside';
 
+/** Every import there is; a rule that forbids this and allows a few is an allow-list. */
+export const ANYTHING: readonly TargetPattern[] = ['node:*', 'package:*', 'server/*', 'outside'];
+
 export interface LayerRule {
   id: string;
-  /** Folders under `server/` whose files the rule constrains; `*` for every folder. */
+  /** Folders under `server/` whose files the rule constrains, or single files (`lib/time-bucket.ts`); `*` for every folder. */
   from: readonly string[] | '*';
   /** Folders exempt from a `*` rule. */
   exceptFrom?: readonly string[];
@@ -38,53 +44,147 @@ export interface LayerRule {
   rationale: string;
 }
 
-export const LAYER_RULES: readonly LayerRule[] = [
+/** What the files of one folder under `server/` may import, besides each other. */
+export interface FolderAllowList {
+  folder: string;
+  may: readonly TargetPattern[];
+  rationale: string;
+}
+
+/**
+ * What is pure: no runtime, no I/O, no state. `server/analysis/` may import nothing else, which makes
+ * every number it answers reproducible in a unit test.
+ */
+export const PURE_TARGETS: readonly TargetPattern[] = ['server/protocol', 'server/lib/time-bucket.js', 'package:ml-regression-theil-sen'];
+
+export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   {
-    id: 'protocol-is-pure',
-    from: ['protocol'],
-    forbid: ['node:*', 'package:*', 'server/*', 'outside'],
-    allow: ['server/protocol'],
+    folder: 'protocol',
+    may: [],
     rationale:
       'Era knowledge is pure and self-contained: no I/O, no runtime, no library, so the classifier is deterministic, '
       + 'cheap on the hot path, and reusable by the sidecar, the prober and the benchmarks alike.',
+  },
+  {
+    folder: 'analysis',
+    may: PURE_TARGETS,
+    rationale: 'Analysis is pure maths over rows and `now`: the protocol\'s predicates, UTC bucket arithmetic and the Theil–Sen estimator, and no store, runtime or I/O library.',
+  },
+  {
+    folder: 'lib',
+    may: ['node:*', 'package:pino', 'package:prom-client'],
+    rationale: 'Shared helpers (time buckets, logger, metrics, line splitting) are used by every layer; importing a layer back would create a cycle.',
+  },
+  {
+    folder: 'config',
+    may: ['package:zod', 'package:node-cron'],
+    rationale: 'Configuration is parsed once at start-up and sits at the bottom: zod for the schema and node-cron to validate schedules, and no layer, which could then not be configured by it.',
+  },
+  {
+    folder: 'types',
+    may: [],
+    rationale: 'Ambient declarations for untyped packages; they describe a package and import nothing.',
+  },
+  {
+    folder: 'tally',
+    may: ['server/protocol', 'server/lib'],
+    rationale: 'The tally aggregates observations and hands batches to an injected sink (store or collector); it must not know who feeds it nor where batches land.',
+  },
+  {
+    folder: 'sidecar',
+    may: ['node:*', 'server/protocol', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr'],
+    rationale: 'The proxy classifies with the protocol and records into an injected meter; it never waits on storage or knows the dashboard, so traffic flows even when the store fails (invariant 2).',
+  },
+  {
+    folder: 'store',
+    may: ['node:*', 'server/protocol', 'server/lib', 'server/tally', 'package:better-sqlite3', 'package:drizzle-orm'],
+    rationale: 'Queries know tables, rows and the tally\'s batches, not HTTP: the API calls the store, never the reverse, so one query file serves the API, the CLI report and the scheduler.',
+  },
+  {
+    folder: 'views',
+    may: ['server/store', 'server/analysis', 'server/lib'],
+    rationale: 'Views compose store reads with analysis for both the API and the alerts; knowing either consumer, or HTTP, would tie one to the other.',
+  },
+  {
+    folder: 'alerts',
+    may: ['server/views', 'server/store', 'server/analysis', 'server/config', 'server/lib', 'package:node-cron', 'package:p-retry'],
+    rationale: 'Alert rules judge stored counts through the views and talk to webhooks; the API triggers them, never the reverse, and the proxy path must not wait on them.',
+  },
+  {
+    folder: 'prober',
+    may: ['node:*', 'server/protocol', 'server/lib', 'package:eventsource-parser'],
+    rationale: 'The prober is a reusable client library (mcp-sunset/prober): hosts import it without a database, a proxy or a web server.',
+  },
+  {
+    folder: 'fleet',
+    may: ['server/prober', 'server/store', 'server/protocol', 'server/lib', 'package:eventsource-parser', 'package:node-cron'],
+    rationale: 'Fleet checks probe nodes on a schedule and store the results; the API triggers them through an injected function, and the proxy path never waits on them.',
+  },
+  {
+    folder: 'api',
+    may: ['node:*', 'server/views', 'server/store', 'server/analysis', 'server/alerts', 'server/protocol', 'server/lib', 'package:express', 'package:zod', 'package:prom-client'],
+    rationale: 'The dashboard API validates input and answers from the store and the views; a sidecar can run on another node, so it never reaches into the proxy\'s memory.',
+  },
+  {
+    folder: 'demo',
+    may: [
+      'node:*', 'server/protocol', 'server/store', 'server/tally', 'server/lib', 'package:@modelcontextprotocol/client', 'package:@modelcontextprotocol/node',
+      'package:@modelcontextprotocol/sdk', 'package:@modelcontextprotocol/server', 'package:drizzle-orm', 'package:zod',
+    ],
+    rationale: 'The demo is a real dual-era server with real SDK clients of both eras, and it seeds history through the same tally and store as live traffic.',
+  },
+  {
+    folder: 'cli',
+    may: ['node:*', 'server/*', 'package:commander', 'package:zod'],
+    rationale: 'The CLI is the composition root: it may wire every folder together, and parses its flags with commander.',
+  },
+];
+
+/**
+ * The one-way dependencies of the design, as rules no allow-list may widen: `protocol` and `config`
+ * at the bottom, `cli` at the top, `analysis` pure, the sidecar off storage and the dashboard, the
+ * prober importable alone.
+ */
+export const INVARIANTS: readonly LayerRule[] = [
+  {
+    id: 'protocol-is-pure',
+    from: ['protocol'],
+    forbid: ANYTHING,
+    allow: ['server/protocol'],
+    rationale: 'Era knowledge is pure and self-contained, so it can be imported anywhere, the hot path included, without bringing a runtime along.',
+  },
+  {
+    id: 'analysis-is-pure',
+    from: ['analysis', 'lib/time-bucket.ts'],
+    forbid: ANYTHING,
+    allow: ['server/analysis', ...PURE_TARGETS],
+    rationale: 'Analysis takes rows and `now` and imports no node:*, no store and no I/O library; the helpers it may use are pinned pure with it.',
   },
   {
     id: 'config-is-a-leaf',
     from: ['config'],
     forbid: ['server/*'],
     allow: ['server/config'],
-    rationale: 'Configuration is parsed once at start-up and sits at the bottom: if it imported a layer, that layer could not be configured by it.',
+    rationale: 'Configuration sits at the bottom: if it imported a layer, that layer could not be configured by it.',
   },
   {
     id: 'lib-is-a-leaf',
     from: ['lib'],
     forbid: ['server/*'],
     allow: ['server/lib'],
-    rationale: 'Shared helpers (time buckets, logger, metrics) are used by every layer; importing one of them back would create a cycle.',
+    rationale: 'Shared helpers are used by every layer; importing one of the layers back would create a cycle.',
   },
   {
     id: 'sidecar-stays-on-the-hot-path',
     from: ['sidecar'],
-    forbid: ['server/api', 'server/store', 'server/cli'],
+    forbid: ['server/api', 'server/store', 'server/views', 'server/alerts', 'server/cli'],
     rationale: 'The proxy must never wait on storage or know the dashboard: it records into the in-memory tally and traffic flows even when the store fails (invariant 2).',
   },
   {
-    id: 'analysis-takes-rows',
-    from: ['analysis'],
-    forbid: ['server/store'],
-    rationale: 'Analysis is pure maths over rows and `now`; reading the database itself would make it untestable without SQLite.',
-  },
-  {
-    id: 'tally-writes-only-to-a-sink',
-    from: ['tally'],
-    forbid: ['server/sidecar', 'server/api', 'server/store', 'server/cli'],
-    rationale: 'The tally aggregates observations and hands batches to an injected sink (store or collector); it must not know who feeds it nor where batches land.',
-  },
-  {
-    id: 'store-is-storage-only',
-    from: ['store'],
-    forbid: ['package:express', 'server/api', 'server/sidecar', 'server/cli'],
-    rationale: 'Queries know tables and rows, not HTTP: the API calls the store, never the reverse, so one query file serves the API, the CLI report and the scheduler.',
+    id: 'prober-is-a-client',
+    from: ['prober'],
+    forbid: ['server/api', 'server/sidecar', 'server/store', 'server/alerts', 'server/views', 'server/fleet', 'package:express', 'package:better-sqlite3', 'package:drizzle-orm'],
+    rationale: 'The prober is a reusable client library (mcp-sunset/prober): hosts import it without a database, a proxy or a web server.',
   },
   {
     id: 'cli-is-the-composition-root',
@@ -93,37 +193,15 @@ export const LAYER_RULES: readonly LayerRule[] = [
     forbid: ['server/cli'],
     rationale: 'The CLI wires every part together; anything importing it would import the whole application.',
   },
-  {
-    id: 'api-does-not-proxy',
-    from: ['api'],
-    forbid: ['server/sidecar'],
-    rationale: 'The dashboard API reads counts from the store; a sidecar can run on another node, so the API must not reach into the proxy\'s memory.',
-  },
-  {
-    id: 'views-are-read-models',
-    from: ['views'],
-    forbid: ['server/api', 'server/sidecar', 'server/alerts', 'package:express'],
-    rationale: 'Views compose store reads with analysis for both the API and the alerts; knowing either consumer, or HTTP, would tie one to the other.',
-  },
-  {
-    id: 'prober-is-a-client',
-    from: ['prober'],
-    forbid: ['server/api', 'server/sidecar', 'server/store', 'server/alerts', 'server/views', 'server/fleet', 'package:express'],
-    rationale: 'The prober is a reusable client library (mcp-sunset/prober): hosts import it without a database, a proxy or a web server.',
-  },
-  {
-    id: 'fleet-checks-do-not-serve',
-    from: ['fleet'],
-    forbid: ['server/api', 'server/sidecar', 'package:express'],
-    rationale: 'Fleet checks probe nodes and store results; the API triggers them, never the reverse, and the proxy path must not wait on them.',
-  },
-  {
-    id: 'alerts-stay-off-http-and-proxy',
-    from: ['alerts'],
-    forbid: ['server/api', 'server/sidecar', 'package:express'],
-    rationale: 'Alert rules judge stored counts through the views and talk to webhooks; the API triggers them, never the reverse, and the proxy path must not wait on them.',
-  },
 ];
+
+/** An allow-list as a rule the checker applies: everything forbidden but the folder itself and what it may import. */
+export function allowListRule(list: FolderAllowList): LayerRule {
+  return { id: `${list.folder}-may-import`, from: [list.folder], forbid: ANYTHING, allow: [`server/${list.folder}`, ...list.may], rationale: list.rationale };
+}
+
+/** Every rule the server's code is checked against. */
+export const LAYER_RULES: readonly LayerRule[] = [...FOLDER_ALLOW_LISTS.map(allowListRule), ...INVARIANTS];
 
 /** String literals that carry era knowledge: only `server/protocol/` may spell them (the demo builds raw traffic). */
 export const ERA_LITERALS: readonly string[] = ['io.modelcontextprotocol/protocolVersion', 'mcp-session-id', '2025-03-26'];
@@ -158,14 +236,28 @@ export function resolveTarget(fromPath: string, specifier: string): ImportTarget
   if (!specifier.startsWith('.') && !specifier.startsWith('/')) return { kind: 'package', name: packageName(specifier) };
   const resolved = posix.normalize(posix.join(posix.dirname(fromPath), specifier));
   const folder = serverFolderOf(resolved);
-  return folder === undefined ? { kind: 'outside', path: resolved } : { kind: 'server', folder };
+  return folder === undefined ? { kind: 'outside', path: resolved } : { kind: 'server', folder, path: resolved };
+}
+
+/** The import a pattern stands for, so that rules can be checked against allow-lists as well as code. */
+export function patternTarget(pattern: TargetPattern): ImportTarget {
+  if (pattern === 'outside') return { kind: 'outside', path: '..' };
+  if (pattern.startsWith('node:')) return { kind: 'node', name: pattern.slice('node:'.length) };
+  if (pattern.startsWith('package:')) return { kind: 'package', name: pattern.slice('package:'.length) };
+  const [folder = '*', ...file] = pattern.slice('server/'.length).split('/');
+  return file.length === 0 ? { kind: 'server', folder } : { kind: 'server', folder, path: pattern };
 }
 
 export function matches(target: ImportTarget, pattern: TargetPattern): boolean {
   if (pattern === 'node:*') return target.kind === 'node';
   if (pattern === 'outside') return target.kind === 'outside';
   if (pattern.startsWith('package:')) return target.kind === 'package' && (pattern === 'package:*' || target.name === pattern.slice('package:'.length));
-  if (pattern.startsWith('server/')) return target.kind === 'server' && (pattern === 'server/*' || target.folder === pattern.slice('server/'.length));
+  if (pattern.startsWith('server/')) {
+    if (target.kind !== 'server') return false;
+    if (pattern === 'server/*') return true;
+    const named = pattern.slice('server/'.length);
+    return named.includes('/') ? target.path === pattern : target.folder === named;
+  }
   return false;
 }
 
@@ -200,9 +292,23 @@ export function importsOf(text: SourceText): ImportRef[] {
   return found;
 }
 
-function ruleApplies(rule: LayerRule, folder: string): boolean {
+function ruleApplies(rule: LayerRule, path: string, folder: string): boolean {
   if (rule.from === '*') return !(rule.exceptFrom ?? []).includes(folder);
-  return rule.from.includes(folder);
+  return rule.from.includes(folder) || rule.from.includes(path.slice('server/'.length));
+}
+
+/** Whether a rule forbids an import. */
+export function forbids(rule: LayerRule, target: ImportTarget): boolean {
+  return rule.forbid.some((p) => matches(target, p)) && !(rule.allow ?? []).some((p) => matches(target, p));
+}
+
+/** Allowances an invariant forbids, as `rule: server/<folder>/ may import <pattern>`: an allow-list may narrow the design, never widen it. */
+export function checkAllowLists(lists: readonly FolderAllowList[] = FOLDER_ALLOW_LISTS, invariants: readonly LayerRule[] = INVARIANTS): string[] {
+  return lists.flatMap((list) =>
+    invariants
+      .filter((rule) => ruleApplies(rule, `server/${list.folder}/`, list.folder))
+      .flatMap((rule) => list.may.filter((pattern) => forbids(rule, patternTarget(pattern))).map((pattern) => `${rule.id}: server/${list.folder}/ may import ${pattern}`)),
+  );
 }
 
 /** Applies the rules to files; answers every forbidden import, in file and line order. */
@@ -211,13 +317,12 @@ export function checkLayering(files: readonly SourceText[], rules: readonly Laye
   for (const file of files) {
     const folder = serverFolderOf(file.path);
     if (folder === undefined) continue;
-    const applicable = rules.filter((rule) => ruleApplies(rule, folder));
+    const applicable = rules.filter((rule) => ruleApplies(rule, file.path, folder));
     if (applicable.length === 0) continue;
     for (const ref of importsOf(file)) {
       const target = resolveTarget(file.path, ref.specifier);
       for (const rule of applicable) {
-        const forbidden = rule.forbid.some((p) => matches(target, p)) && !(rule.allow ?? []).some((p) => matches(target, p));
-        if (forbidden) violations.push({ rule: rule.id, path: file.path, line: ref.line, found: ref.specifier });
+        if (forbids(rule, target)) violations.push({ rule: rule.id, path: file.path, line: ref.line, found: ref.specifier });
       }
     }
   }

@@ -3,20 +3,28 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
+  allowListRule,
+  checkAllowLists,
   checkEraLiterals,
   checkLayering,
+  FOLDER_ALLOW_LISTS,
   formatViolation,
   importsOf,
+  INVARIANTS,
   LAYER_RULES,
   serverFolderOf,
   type SourceText,
+  type TargetPattern,
 } from './layering-rules.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = join(ROOT, 'server');
 
-/** Folders of the planned layout that may not exist yet; a rule about them is vacuous until they do. */
-const PLANNED_FOLDERS = ['analysis', 'alerts', 'prober'];
+/** The file or folder a `server/…` pattern names, as it exists in the checkout (imports name `.js`, sources are `.ts`). */
+function namedPath(pattern: TargetPattern): string | undefined {
+  if (!pattern.startsWith('server/') || pattern === 'server/*') return undefined;
+  return pattern.replace(/\.js$/, '.ts');
+}
 
 function serverSources(): SourceText[] {
   return readdirSync(SERVER, { recursive: true, encoding: 'utf8' })
@@ -38,22 +46,42 @@ describe('layering of server/', () => {
     expect(sources.flatMap((s) => importsOf(s)).length).toBeGreaterThan(100);
   });
 
+  test('every folder under server/ has one allow-list, and no file sits outside a folder', () => {
+    const folders = readdirSync(SERVER, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    expect(FOLDER_ALLOW_LISTS.map((list) => list.folder).sort()).toEqual(folders);
+    expect(sources.filter((s) => serverFolderOf(s.path) === '').map((s) => s.path)).toEqual([]);
+  });
+
   test('every rule states why it exists', () => {
     for (const rule of LAYER_RULES) expect(rule.rationale.length, rule.id).toBeGreaterThan(40);
   });
 
-  test('every folder a rule names exists, or is one the design plans', () => {
-    const named = LAYER_RULES.flatMap((rule) => [
-      ...(rule.from === '*' ? [] : rule.from),
-      ...(rule.exceptFrom ?? []),
-      ...[...rule.forbid, ...(rule.allow ?? [])].filter((p) => p.startsWith('server/') && p !== 'server/*').map((p) => p.slice('server/'.length)),
-    ]);
-    const missing = [...new Set(named)].filter((folder) => !existsSync(join(SERVER, folder)) && !PLANNED_FOLDERS.includes(folder));
-    expect(missing).toEqual([]);
+  test('every folder and file a rule names exists', () => {
+    const named = [
+      ...FOLDER_ALLOW_LISTS.flatMap((list) => list.may.map(namedPath)),
+      ...INVARIANTS.flatMap((rule) => [
+        ...(rule.from === '*' ? [] : rule.from).map((entry) => `server/${entry}`),
+        ...(rule.exceptFrom ?? []).map((entry) => `server/${entry}`),
+        ...[...rule.forbid, ...(rule.allow ?? [])].map(namedPath),
+      ]),
+    ].filter((path): path is string => path !== undefined);
+    expect(named.length).toBeGreaterThan(20);
+    expect([...new Set(named)].filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
-  for (const rule of LAYER_RULES) {
-    const scope = rule.from === '*' ? `every folder but ${(rule.exceptFrom ?? []).join(', ')}` : rule.from.map((f) => `server/${f}/`).join(', ');
+  test('no allow-list grants what an invariant of the design forbids', () => {
+    expect(checkAllowLists()).toEqual([]);
+  });
+
+  for (const list of FOLDER_ALLOW_LISTS) {
+    const rule = allowListRule(list);
+    test(`${rule.id}: server/${list.folder}/ imports only itself${list.may.length > 0 ? ` and ${list.may.join(', ')}` : ''}`, () => {
+      expect(violations.filter((v) => v.rule === rule.id).map(formatViolation)).toEqual([]);
+    });
+  }
+
+  for (const rule of INVARIANTS) {
+    const scope = rule.from === '*' ? `every folder but ${(rule.exceptFrom ?? []).join(', ')}` : rule.from.map((f) => `server/${f}${f.endsWith('.ts') ? '' : '/'}`).join(', ');
     test(`${rule.id}: ${scope} imports none of ${rule.forbid.join(', ')}${rule.allow ? ` (except ${rule.allow.join(', ')})` : ''}`, () => {
       expect(violations.filter((v) => v.rule === rule.id).map(formatViolation)).toEqual([]);
     });
@@ -87,25 +115,67 @@ describe('the layering checker (self-check)', () => {
     { path: 'server/config/leaf.ts', source: "import { z } from 'zod';\nimport { bucketStart } from '../lib/time-bucket.js';\nimport { other } from './load-config.js';\n" },
     { path: 'server/tally/reaches-up.ts', source: "\nconst { main } = await import('../cli/main.js');\n" },
     { path: 'server/analysis/reads-db.ts', source: "import type { Db } from '../store/open-database.js';\n" },
+    {
+      path: 'server/analysis/nearly-pure.ts',
+      source: [
+        "import { bucketStart } from '../lib/time-bucket.js';",
+        "import { createLogger } from '../lib/create-logger.js';",
+        "import { TheilSenRegression } from 'ml-regression-theil-sen';",
+        "import { isServed } from '../protocol/served.js';",
+        "import { performance } from 'node:perf_hooks';",
+      ].join('\n'),
+    },
+    { path: 'server/lib/time-bucket.ts', source: "import { hostname } from 'node:os';\n" },
+    { path: 'server/lib/create-logger.ts', source: "import { hostname } from 'node:os';\nimport { pino } from 'pino';\n" },
     { path: 'server/demo/traffic.ts', source: "const version = '2025-03-26';\n" },
     { path: 'server/cli/main.ts', source: "import { createReverseProxy } from '../sidecar/reverse-proxy.js';\nconst v = `version ${'x'} is 2025-03-26`;\n" },
   ];
 
-  test('reports every forbidden import of an in-memory fixture with file and line', () => {
+  test('reports every import outside a folder\'s allow-list, and every breach of an invariant, with file and line', () => {
     expect(checkLayering(fixture).map(formatViolation)).toEqual([
+      "protocol-may-import: server/protocol/impure.ts:1 → 'node:fs'",
       "protocol-is-pure: server/protocol/impure.ts:1 → 'node:fs'",
+      "protocol-may-import: server/protocol/impure.ts:2 → 'zod'",
       "protocol-is-pure: server/protocol/impure.ts:2 → 'zod'",
+      "protocol-may-import: server/protocol/impure.ts:3 → '../store/open-database.js'",
       "protocol-is-pure: server/protocol/impure.ts:3 → '../store/open-database.js'",
+      "protocol-may-import: server/protocol/impure.ts:4 → '../lib/time-bucket.js'",
       "protocol-is-pure: server/protocol/impure.ts:4 → '../lib/time-bucket.js'",
+      "protocol-may-import: server/protocol/impure.ts:5 → 'path'",
       "protocol-is-pure: server/protocol/impure.ts:5 → 'path'",
+      "protocol-may-import: server/protocol/impure.ts:6 → '../../migrations/meta/_journal.json'",
       "protocol-is-pure: server/protocol/impure.ts:6 → '../../migrations/meta/_journal.json'",
+      "sidecar-may-import: server/sidecar/leaky.ts:1 → '../api/create-api-app.js'",
       "sidecar-stays-on-the-hot-path: server/sidecar/leaky.ts:1 → '../api/create-api-app.js'",
-      "store-is-storage-only: server/store/web.ts:1 → 'express'",
-      "store-is-storage-only: server/store/web.ts:2 → 'express/lib/router.js'",
+      "store-may-import: server/store/web.ts:1 → 'express'",
+      "store-may-import: server/store/web.ts:2 → 'express/lib/router.js'",
+      "config-may-import: server/config/leaf.ts:2 → '../lib/time-bucket.js'",
       "config-is-a-leaf: server/config/leaf.ts:2 → '../lib/time-bucket.js'",
-      "tally-writes-only-to-a-sink: server/tally/reaches-up.ts:2 → '../cli/main.js'",
+      "tally-may-import: server/tally/reaches-up.ts:2 → '../cli/main.js'",
       "cli-is-the-composition-root: server/tally/reaches-up.ts:2 → '../cli/main.js'",
-      "analysis-takes-rows: server/analysis/reads-db.ts:1 → '../store/open-database.js'",
+      "analysis-may-import: server/analysis/reads-db.ts:1 → '../store/open-database.js'",
+      "analysis-is-pure: server/analysis/reads-db.ts:1 → '../store/open-database.js'",
+      "analysis-may-import: server/analysis/nearly-pure.ts:2 → '../lib/create-logger.js'",
+      "analysis-is-pure: server/analysis/nearly-pure.ts:2 → '../lib/create-logger.js'",
+      "analysis-may-import: server/analysis/nearly-pure.ts:5 → 'node:perf_hooks'",
+      "analysis-is-pure: server/analysis/nearly-pure.ts:5 → 'node:perf_hooks'",
+      "analysis-is-pure: server/lib/time-bucket.ts:1 → 'node:os'",
+    ]);
+  });
+
+  test('reports allowances that widen an invariant, naming the folder and the pattern', () => {
+    const widened = [
+      { folder: 'sidecar', may: ['server/lib', 'server/store'], rationale: '' },
+      { folder: 'analysis', may: ['node:*', 'server/lib', 'server/lib/time-bucket.js', 'package:ml-regression-theil-sen', 'package:pino'], rationale: '' },
+      { folder: 'tally', may: ['server/cli'], rationale: '' },
+      { folder: 'cli', may: ['server/*'], rationale: '' },
+    ] satisfies { folder: string; may: TargetPattern[]; rationale: string }[];
+    expect(checkAllowLists(widened)).toEqual([
+      'sidecar-stays-on-the-hot-path: server/sidecar/ may import server/store',
+      'analysis-is-pure: server/analysis/ may import node:*',
+      'analysis-is-pure: server/analysis/ may import server/lib',
+      'analysis-is-pure: server/analysis/ may import package:pino',
+      'cli-is-the-composition-root: server/tally/ may import server/cli',
     ]);
   });
 
@@ -137,10 +207,6 @@ describe('the layering checker (self-check)', () => {
       { specifier: 'f', line: 6 },
       { specifier: 'g', line: 7 },
     ]);
-  });
-
-  test('a rule about a folder that does not exist yet finds nothing to report', () => {
-    expect(checkLayering(fixture.filter((f) => !f.path.startsWith('server/analysis/'))).filter((v) => v.rule === 'analysis-takes-rows')).toEqual([]);
   });
 
   test('knows which folder of server/ a path is in', () => {

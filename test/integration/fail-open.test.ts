@@ -8,6 +8,7 @@ import { runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { spawnCli, waitForServing } from '../support/spawn-cli.js';
+import { stageCliBundle } from '../support/stage-cli-bundle.js';
 import { startTestService, trafficTotals } from '../support/start-test-service.js';
 
 async function healthOf(apiUrl: URL): Promise<any> {
@@ -71,7 +72,9 @@ describe('metering never fails traffic', () => {
     chmodSync(dbPath, 0o444);
     chmodSync(dir, 0o555);
     // Root ignores file modes, so the sidecar runs as an unprivileged user when the tests run as root.
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    // That user may not be able to enter the checkout, so it runs the CLI bundled into a folder it can read.
+    const cli = process.getuid?.() === 0 ? await stageCliBundle() : undefined;
+    const asNobody = cli === undefined ? {} : { uid: 65534, gid: 65534, entry: cli.entry, cwd: cli.dir };
     const run = spawnCli(
       ['serve', '--upstream', peer.origin, '--listen', '127.0.0.1:0', '--dashboard', '127.0.0.1:0', '--db', dbPath, '--flush-interval-ms', '50', '--config', join(dir, 'config.json'), '--log-level', 'silent'],
       asNobody,
@@ -90,6 +93,7 @@ describe('metering never fails traffic', () => {
       await run.exited;
       chmodSync(dir, 0o755);
       rmSync(dir, { recursive: true, force: true });
+      cli?.dispose();
     }
   });
 });

@@ -12,12 +12,17 @@ export interface CliRun {
   exited: Promise<number | null>;
 }
 
-/** Runs the real CLI entry point from source, as a user would run the built one. */
-export function spawnCli(args: string[], options: SpawnOptionsWithoutStdio = {}): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'cli', 'main.ts'), ...args], {
+/**
+ * Runs the real CLI entry point from source, as a user would run the built one; or, given `entry`,
+ * an already built entry point (see stageCliBundle).
+ */
+export function spawnCli(args: string[], options: SpawnOptionsWithoutStdio & { entry?: string } = {}): CliRun {
+  const { entry, ...spawnOptions } = options;
+  const command = entry === undefined ? ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'cli', 'main.ts')] : [entry];
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd: PROJECT_ROOT,
-    ...options,
-    env: { ...process.env, ...options.env },
+    ...spawnOptions,
+    env: { ...process.env, ...spawnOptions.env },
   });
   let out = '';
   let err = '';

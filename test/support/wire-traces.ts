@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Captured traffic from the official SDK peers lives beside the project, read as it is. */
+/** Captured traffic from the official SDK peers, kept in the project and read as it is. */
 export const WIRE_TRACES_DIR = resolve(
-  process.env.MCP_SUNSET_WIRE_TRACES ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'fixtures', 'wire-traces'),
+  process.env.MCP_SUNSET_WIRE_TRACES ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'wire-traces'),
 );
 
 export interface HttpRecord {

@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { resolveChromium } from './resolve-chromium.js';
 
-/** Debian's chromium; .ci/run installs it. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT_DIR = resolve('test-artifacts', 'screenshots');
 const ERRORS = new WeakMap<Page, string[]>();
@@ -18,9 +17,11 @@ export interface TestBrowser {
 
 /** Headless Chromium with a fresh user-data dir, removed on close. */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'mcp-sunset-chromium-'));
+  const binary = await resolveChromium();
+  const userDataDir = mkdtempSync(join(tmpdir(), 'mcp-sunset-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: binary.executablePath,
+    env: { ...process.env, ...binary.env },
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1440, height: 1000 },
