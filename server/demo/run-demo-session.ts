@@ -17,11 +17,29 @@ type DemoClient = {
   close(): Promise<void>;
 };
 
-const CLIENT_INFO = { name: 'mcp-sunset-demo-traffic', version: '1.0.0' };
+type ClientInfo = { name: string; version: string };
+
+export type DemoSessionOptions = {
+  kind: DemoClientKind;
+  /** The sidecar origin (a path prefix, if any, ends in `/`). */
+  base: URL;
+  /** Sent with every request: the caller's credentials. */
+  headers: Record<string, string>;
+  /** Rounds of tools/list, echo and add. */
+  rounds: number;
+  clientInfo?: ClientInfo;
+};
+
+const DEFAULT_CLIENT_INFO: ClientInfo = { name: 'mcp-sunset-demo-traffic', version: '1.0.0' };
 const REQUEST_TIMEOUT_MS = 10_000;
 
-function createV1Client(kind: 'legacy-http' | 'legacy-sse', base: URL, headers: Record<string, string>): DemoClient {
-  const client = new V1Client(CLIENT_INFO);
+/** Work requests in one session of `rounds` rounds: tools/list, echo and add per round, then count. */
+export function countDemoSessionWork(rounds: number): number {
+  return 3 * rounds + 1;
+}
+
+function createV1Client(kind: 'legacy-http' | 'legacy-sse', base: URL, headers: Record<string, string>, clientInfo: ClientInfo): DemoClient {
+  const client = new V1Client(clientInfo);
   const http = kind === 'legacy-http' ? new V1HttpTransport(new URL('mcp', base), { requestInit: { headers } }) : undefined;
   // requestInit headers also reach the SSE GET: the v1 SSE transport builds its EventSource fetch from them.
   const transport = http ?? new V1SseTransport(new URL('sse', base), { requestInit: { headers } });
@@ -35,8 +53,8 @@ function createV1Client(kind: 'legacy-http' | 'legacy-sse', base: URL, headers: 
   };
 }
 
-function createV2Client(kind: 'modern-pin' | 'modern-auto', base: URL, headers: Record<string, string>): DemoClient {
-  const client = new V2Client(CLIENT_INFO, { versionNegotiation: { mode: kind === 'modern-pin' ? { pin: '2026-07-28' } : 'auto' } });
+function createV2Client(kind: 'modern-pin' | 'modern-auto', base: URL, headers: Record<string, string>, clientInfo: ClientInfo): DemoClient {
+  const client = new V2Client(clientInfo, { versionNegotiation: { mode: kind === 'modern-pin' ? { pin: '2026-07-28' } : 'auto' } });
   const transport = new V2HttpTransport(new URL('mcp', base), { requestInit: { headers } });
   return {
     connect: () => client.connect(transport),
@@ -54,13 +72,12 @@ function assertToolSucceeded(name: string, result: unknown): void {
 
 /**
  * One demo session: connect, `rounds` × (tools/list, echo, add), one streamed `count`, end, close.
- * `base` is the sidecar origin (a path prefix, if any, ends in `/`). Aborting `signal` closes the
- * client, which rejects whatever is in flight, connect included. The signal is deliberately not
- * handed to each request: four loops sharing one signal would pile listeners onto it.
+ * Aborting `signal` closes the client, which rejects whatever is in flight, connect included. The
+ * signal is deliberately not handed to each request, which would pile listeners onto it.
  */
-export async function runDemoSession(kind: DemoClientKind, base: URL, token: string, rounds: number, signal: AbortSignal): Promise<void> {
-  const headers = { Authorization: `Bearer ${token}` };
-  const client = kind === 'legacy-http' || kind === 'legacy-sse' ? createV1Client(kind, base, headers) : createV2Client(kind, base, headers);
+export async function runDemoSession(options: DemoSessionOptions, signal: AbortSignal): Promise<void> {
+  const { kind, base, headers, rounds, clientInfo = DEFAULT_CLIENT_INFO } = options;
+  const client = kind === 'legacy-http' || kind === 'legacy-sse' ? createV1Client(kind, base, headers, clientInfo) : createV2Client(kind, base, headers, clientInfo);
   const closeOnAbort = (): void => {
     client.close().catch(() => {});
   };

@@ -31,7 +31,7 @@ describe('startDemoTraffic', () => {
     const server = await startDemoServer();
     const origin = new URL(server.origin);
     await server.close();
-    const traffic = startDemoTraffic({ target: origin, rateScale: 4 });
+    const traffic = startDemoTraffic({ target: origin, pace: 4 });
     await sleep(1_000);
     await traffic.stop();
     expect(traffic.stats().errors).toBeGreaterThan(0);
