@@ -31,14 +31,23 @@ export function planDemoPace<K extends string>(day: DemoDay, clients: readonly P
   const periods = {} as Record<K, number>;
   for (const client of clients) {
     const sessionsPerDay = eraWork[client.era] / peers(client.era) / Math.max(1, client.workPerSession);
-    // An era with no work in the day gets no sessions after the first.
+    // An era with no work in the day gets no sessions.
     periods[client.kind] = sessionsPerDay > 0 ? DAY_MS / sessionsPerDay : Number.POSITIVE_INFINITY;
   }
   return periods;
 }
 
-/** Sessions a client with this period has started `elapsedMs` into the run: one at once, then one per period. */
-export function countDemoSessionsDue(periodMs: number, elapsedMs: number): number {
-  if (elapsedMs < 0) return 0;
-  return Number.isFinite(periodMs) && periodMs > 0 ? Math.floor(elapsedMs / periodMs) + 1 : 1;
+/**
+ * The session to start next, all clients' schedules merged. A client's sessions fall in the middle
+ * of its periods (the first at half a period), so however short a stretch of the schedule is, no
+ * client is over-represented by a session at its very start. `started` counts each client's sessions
+ * so far. Walking the merged schedule in order keeps the mix of eras wherever the walk is cut off.
+ */
+export function nextDemoSession<K extends string>(periods: Readonly<Record<K, number>>, started: Readonly<Record<K, number>>): { kind: K; dueMs: number } | undefined {
+  let next: { kind: K; dueMs: number } | undefined;
+  for (const kind of Object.keys(periods) as K[]) {
+    const dueMs = ((started[kind] ?? 0) + 0.5) * periods[kind];
+    if (Number.isFinite(dueMs) && (next === undefined || dueMs < next.dueMs)) next = { kind, dueMs };
+  }
+  return next;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEMO_CLIENTS } from '../../server/demo/demo-clients.js';
 import { DEFAULT_DEMO_DAY } from '../../server/demo/demo-traffic.js';
-import { countDemoSessionsDue, planDemoPace, type DemoDay } from '../../server/demo/plan-demo-pace.js';
+import { nextDemoSession, planDemoPace, type DemoDay } from '../../server/demo/plan-demo-pace.js';
 import { countDemoSessionWork } from '../../server/demo/run-demo-session.js';
 
 const MINUTE_MS = 60_000;
@@ -10,11 +10,20 @@ const DAY_MS = 24 * HOUR_MS;
 
 const CLIENTS = DEMO_CLIENTS.map((c) => ({ kind: c.kind, era: c.era, workPerSession: countDemoSessionWork(c.rounds) }));
 
+type Kind = (typeof CLIENTS)[number]['kind'];
+
+/** Sessions started by each client, walking the merged schedule up to `elapsedMs`. */
+function walk(periods: Record<Kind, number>, elapsedMs: number): Record<Kind, number> {
+  const started = Object.fromEntries(CLIENTS.map((c) => [c.kind, 0])) as Record<Kind, number>;
+  for (let next = nextDemoSession(periods, started); next !== undefined && next.dueMs <= elapsedMs; next = nextDemoSession(periods, started)) started[next.kind]++;
+  return started;
+}
+
 /** Work requests the demo clients have sent `elapsedMs` into a run, by era, if every session ran on time. */
 function liveWork(day: DemoDay, elapsedMs: number): { legacy: number; modern: number } {
-  const periods = planDemoPace(day, CLIENTS);
+  const started = walk(planDemoPace(day, CLIENTS), elapsedMs);
   const work = { legacy: 0, modern: 0 };
-  for (const client of CLIENTS) work[client.era] += countDemoSessionsDue(periods[client.kind], elapsedMs) * client.workPerSession;
+  for (const client of CLIENTS) work[client.era] += started[client.kind] * client.workPerSession;
   return work;
 }
 
@@ -36,7 +45,7 @@ describe('planDemoPace', () => {
     });
   }
 
-  test("a minute in, today's share barely moves from the seeded part of today, even just after midnight", () => {
+  test("a minute in, today's share is the seeded part of today's, even just after midnight", () => {
     const day = DEFAULT_DEMO_DAY;
     const live = liveWork(day, MINUTE_MS);
     // The seed writes at least 5% of a day for today, at the seeded share.
@@ -53,20 +62,29 @@ describe('planDemoPace', () => {
     expect(perDay('legacy-http') / perDay('modern-pin')).toBeCloseTo(DEFAULT_DEMO_DAY.legacyShare / (1 - DEFAULT_DEMO_DAY.legacyShare), 6);
   });
 
-  test('an era with no work gets its first session only', () => {
+  test('an era with no work gets no sessions', () => {
     const periods = planDemoPace({ workRequests: 1_000, legacyShare: 0 }, CLIENTS);
     expect(periods['legacy-http']).toBe(Number.POSITIVE_INFINITY);
-    expect(countDemoSessionsDue(periods['legacy-http'], DAY_MS)).toBe(1);
-    expect(Number.isFinite(periods['modern-pin'])).toBe(true);
+    const started = walk(periods, DAY_MS);
+    expect(started['legacy-http']).toBe(0);
+    expect(started['modern-pin']).toBeGreaterThan(1);
   });
 });
 
-describe('countDemoSessionsDue', () => {
-  test('one session at once, then one per period', () => {
-    expect(countDemoSessionsDue(1_000, -1)).toBe(0);
-    expect(countDemoSessionsDue(1_000, 0)).toBe(1);
-    expect(countDemoSessionsDue(1_000, 999)).toBe(1);
-    expect(countDemoSessionsDue(1_000, 1_000)).toBe(2);
-    expect(countDemoSessionsDue(1_000, 10_500)).toBe(11);
+describe('nextDemoSession', () => {
+  test('the earliest due session, each in the middle of its period', () => {
+    const periods = { a: 1_000, b: 2_500 };
+    const started = { a: 0, b: 0 };
+    const order: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const next = nextDemoSession(periods, started)!;
+      order.push(`${next.kind}@${next.dueMs}`);
+      started[next.kind]++;
+    }
+    expect(order).toEqual(['a@500', 'b@1250', 'a@1500', 'a@2500', 'a@3500', 'b@3750', 'a@4500']);
+  });
+
+  test('nothing is due when no client has a finite period', () => {
+    expect(nextDemoSession({ a: Number.POSITIVE_INFINITY }, { a: 0 })).toBeUndefined();
   });
 });
