@@ -39,15 +39,19 @@ export function planDemoPace<K extends string>(day: DemoDay, clients: readonly P
 
 /**
  * The session to start next, all clients' schedules merged. A client's sessions fall in the middle
- * of its periods (the first at half a period), so however short a stretch of the schedule is, no
- * client is over-represented by a session at its very start. `started` counts each client's sessions
- * so far. Walking the merged schedule in order keeps the mix of eras wherever the walk is cut off.
+ * of its periods, so a stretch of the schedule holds as many sessions as periods, with no extra one
+ * at its start; only the first is brought forward to the very start, so the demo shows every client
+ * at once. `started` counts each client's sessions so far. Walking the merged schedule in order keeps
+ * the mix of eras wherever the walk is cut off.
  */
 export function nextDemoSession<K extends string>(periods: Readonly<Record<K, number>>, started: Readonly<Record<K, number>>): { kind: K; dueMs: number } | undefined {
   let next: { kind: K; dueMs: number } | undefined;
   for (const kind of Object.keys(periods) as K[]) {
-    const dueMs = ((started[kind] ?? 0) + 0.5) * periods[kind];
-    if (Number.isFinite(dueMs) && (next === undefined || dueMs < next.dueMs)) next = { kind, dueMs };
+    const periodMs = periods[kind];
+    if (!Number.isFinite(periodMs)) continue;
+    const count = started[kind] ?? 0;
+    const dueMs = count === 0 ? 0 : (count + 0.5) * periodMs;
+    if (next === undefined || dueMs < next.dueMs) next = { kind, dueMs };
   }
   return next;
 }

@@ -72,7 +72,7 @@ describe('planDemoPace', () => {
 });
 
 describe('nextDemoSession', () => {
-  test('the earliest due session, each in the middle of its period', () => {
+  test('every client at once, then the earliest due session, each in the middle of its period', () => {
     const periods = { a: 1_000, b: 2_500 };
     const started = { a: 0, b: 0 };
     const order: string[] = [];
@@ -81,10 +81,20 @@ describe('nextDemoSession', () => {
       order.push(`${next.kind}@${next.dueMs}`);
       started[next.kind]++;
     }
-    expect(order).toEqual(['a@500', 'b@1250', 'a@1500', 'a@2500', 'a@3500', 'b@3750', 'a@4500']);
+    expect(order).toEqual(['a@0', 'b@0', 'a@1500', 'a@2500', 'a@3500', 'b@3750', 'a@4500']);
   });
 
   test('nothing is due when no client has a finite period', () => {
     expect(nextDemoSession({ a: Number.POSITIVE_INFINITY }, { a: 0 })).toBeUndefined();
+  });
+
+  test('a stretch of whole periods holds one session per period', () => {
+    const started = { a: 0 };
+    const due: number[] = [];
+    for (let next = nextDemoSession({ a: 1_000 }, started); next !== undefined && next.dueMs < 10_000; next = nextDemoSession({ a: 1_000 }, started)) {
+      due.push(next.dueMs);
+      started.a++;
+    }
+    expect(due).toHaveLength(10);
   });
 });
