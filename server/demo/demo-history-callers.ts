@@ -1,10 +1,12 @@
 /**
  * The cast of the seeded demo history: a few identifiable integrations that carry most of the
  * remaining legacy volume, two that migrated, two modern-only ones, and the anonymous installed
- * base. Pure data; seed-demo-history.ts turns it into counts.
+ * base. Four of them carry on live as the demo's own clients. Pure data; seed-demo-history.ts
+ * turns it into counts.
  */
 import type { Transport } from '../protocol/vocabulary.js';
 import type { IntegrationChanges } from '../store/update-integration.js';
+import type { DemoClientKind } from './run-demo-session.js';
 
 export interface DemoLegacyPath {
   version: string;
@@ -27,6 +29,11 @@ export interface DemoHistoryCaller {
   modern: { early: number; late: number; transport: Transport; negotiates: boolean };
   /** What an operator has written down about it, if anything. */
   registry?: IntegrationChanges;
+  /**
+   * The live demo client that carries on as this caller: its paths here are the ones that client
+   * takes, and the seed files this caller under the key the sidecar computes for that client.
+   */
+  live?: DemoClientKind;
 }
 
 const streamable = (version: string, weight = 1): DemoLegacyPath => ({ version, transport: 'streamable-http', weight });
@@ -37,7 +44,7 @@ export const DEMO_HISTORY_CALLERS: readonly DemoHistoryCaller[] = [
     source: 'bearer-fingerprint',
     clientInfo: { name: 'report-exporter', version: '1.4.2' },
     sinceDays: 180,
-    legacy: { early: 0.12, late: 0.45, paths: [streamable('2025-06-18')] },
+    legacy: { early: 0.12, late: 0.45, paths: [streamable('2025-11-25')] },
     modern: { early: 0, late: 0, transport: 'streamable-http', negotiates: false },
     registry: {
       displayName: 'Nightly report exporter',
@@ -46,14 +53,16 @@ export const DEMO_HISTORY_CALLERS: readonly DemoHistoryCaller[] = [
       status: 'contacted',
       notes: 'Cron image pins an old SDK; upgrade tracked in DATA-412.',
     },
+    live: 'legacy-http',
   },
   {
     key: 'crm-sync',
     source: 'static-map',
     clientInfo: { name: 'crm-connector', version: '3.2.0' },
     sinceDays: 180,
-    legacy: { early: 0.08, late: 0.22, paths: [{ version: '2024-11-05', transport: 'http+sse', weight: 1 }] },
+    legacy: { early: 0.08, late: 0.22, paths: [{ version: '2025-11-25', transport: 'http+sse', weight: 1 }] },
     modern: { early: 0, late: 0, transport: 'streamable-http', negotiates: false },
+    live: 'legacy-sse',
   },
   {
     key: 'tok_a17f3b9c06e2d845',
@@ -76,8 +85,10 @@ export const DEMO_HISTORY_CALLERS: readonly DemoHistoryCaller[] = [
     clientInfo: { name: 'ide-assistant', version: '2.3.0' },
     sinceDays: 180,
     legacy: { early: 0.32, late: 0, paths: [streamable('2025-11-25', 0.7), streamable('2025-06-18', 0.3)] },
-    modern: { early: 0.05, late: 0.24, transport: 'streamable-http', negotiates: false },
+    // Pinned to the modern version, yet it asks server/discover once per connection, as the v2 SDK does.
+    modern: { early: 0.05, late: 0.24, transport: 'streamable-http', negotiates: true },
     registry: { displayName: 'IDE assistant', owner: 'Developer Experience', status: 'done', notes: 'Moved to the stateless era in one release.' },
+    live: 'modern-pin',
   },
   {
     key: 'tok_09b8e6f1a2c3d4e5',
@@ -86,6 +97,7 @@ export const DEMO_HISTORY_CALLERS: readonly DemoHistoryCaller[] = [
     sinceDays: 150,
     legacy: { early: 0, late: 0, paths: [] },
     modern: { early: 0.4, late: 0.3, transport: 'streamable-http', negotiates: true },
+    live: 'modern-auto',
   },
   {
     key: 'stdio:local-indexer',

@@ -14,7 +14,8 @@ import { createTallyWriter } from '../store/write-tally-batch.js';
 import type { IntegrationSighting, TallyCell } from '../tally/tally-cell.js';
 import { buildDemoHistoryDay } from './build-demo-history-day.js';
 import { createSeededRandom } from '../lib/create-seeded-random.js';
-import { DEMO_HISTORY_CALLERS } from './demo-history-callers.js';
+import { DEMO_HISTORY_CALLERS, type DemoHistoryCaller } from './demo-history-callers.js';
+import type { DemoClientKind } from './run-demo-session.js';
 
 export const DEMO_HISTORY_NODE = 'demo-history';
 export const DEMO_HISTORY_SETTING = 'demo-history-seeded-at';
@@ -36,6 +37,11 @@ export interface SeedDemoHistoryOptions {
   days?: number;
   /** PRNG seed: the same seed and `now` always write the same rows. */
   seed?: number;
+  /**
+   * How the sidecar identifies each live demo client (see identifyDemoClients). The callers the
+   * clients play are filed under these keys; without them, under the cast's own keys.
+   */
+  liveCallers?: Partial<Record<DemoClientKind, { integration: string; source: string }>>;
 }
 
 export interface DemoHistorySummary {
@@ -59,7 +65,16 @@ export function computeDemoLegacyShare(ageDays: number, days: number): number {
   return (FLAT_SHARE + (START_SHARE - FLAT_SHARE) * remaining ** 2) * (1 + 0.04 * Math.sin((2 * Math.PI * ageDays) / 17));
 }
 
-function buildCells(now: number, days: number, seed: number): TallyCell[] {
+/** The cast, with each caller a live client plays filed under the key the sidecar gives that client. */
+function castOf(liveCallers: SeedDemoHistoryOptions['liveCallers'] = {}): DemoHistoryCaller[] {
+  return DEMO_HISTORY_CALLERS.map((caller) => {
+    const live = caller.live === undefined ? undefined : liveCallers[caller.live];
+    // A client the sidecar cannot tell apart is part of the anonymous base, not this caller.
+    return live === undefined || live.source === 'anonymous' ? caller : { ...caller, key: live.integration, source: live.source };
+  });
+}
+
+function buildCells(now: number, days: number, seed: number, cast: readonly DemoHistoryCaller[]): TallyCell[] {
   const random = createSeededRandom(seed);
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const cells: TallyCell[] = [];
@@ -85,7 +100,7 @@ function buildCells(now: number, days: number, seed: number): TallyCell[] {
           node: DEMO_HISTORY_NODE,
           random,
         },
-        DEMO_HISTORY_CALLERS,
+        cast,
       ),
     );
   }
@@ -93,8 +108,8 @@ function buildCells(now: number, days: number, seed: number): TallyCell[] {
 }
 
 /** What the store learns about each caller from its cells, as a live flush would report it. */
-function sightingsOf(cells: readonly TallyCell[]): IntegrationSighting[] {
-  return DEMO_HISTORY_CALLERS.flatMap((caller): IntegrationSighting[] => {
+function sightingsOf(cells: readonly TallyCell[], cast: readonly DemoHistoryCaller[]): IntegrationSighting[] {
+  return cast.flatMap((caller): IntegrationSighting[] => {
     const own = cells.filter((c) => c.integration === caller.key);
     if (own.length === 0) return [];
     const minutes = own.map((c) => c.minute);
@@ -126,9 +141,10 @@ export function seedDemoHistory(db: Db, now: number, options: SeedDemoHistoryOpt
     const claim = db.insert(settingsTable).values({ key: DEMO_HISTORY_SETTING, value: new Date(now).toISOString() }).onConflictDoNothing().run();
     if (claim.changes === 0) return { seeded: false, planId: null, requests: 0, cells: 0 };
 
-    const cells = buildCells(now, days, options.seed ?? 20_260_728);
-    createTallyWriter(db)({ cells, integrations: sightingsOf(cells) });
-    for (const caller of DEMO_HISTORY_CALLERS) {
+    const cast = castOf(options.liveCallers);
+    const cells = buildCells(now, days, options.seed ?? 20_260_728, cast);
+    createTallyWriter(db)({ cells, integrations: sightingsOf(cells, cast) });
+    for (const caller of cast) {
       if (caller.registry !== undefined) updateIntegration(db, caller.key, caller.registry, now);
     }
     const retireDate = isoDay(now + 42 * DAY_MS);

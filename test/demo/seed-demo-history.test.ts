@@ -71,6 +71,24 @@ describe('seedDemoHistory', () => {
     expect(ide.lastLegacySeen).toBeLessThan(NOW - 60 * DAY_MS);
   });
 
+  test('files the callers the live clients play under the keys the sidecar gives those clients', () => {
+    const liveCallers = {
+      'legacy-http': { integration: 'tok_00000000000000a1', source: 'bearer-fingerprint' },
+      'legacy-sse': { integration: 'crm-sync', source: 'static-map' },
+      // The sidecar could not tell this one apart: its caller keeps its own key.
+      'modern-pin': { integration: 'anonymous', source: 'anonymous' },
+    };
+    seedDemoHistory(temp.store.db, NOW, { liveCallers });
+    const view = loadIntegrationViews(temp.store.db, listPlans(temp.store.db), NOW);
+    const exporter = view.integrations.find((i) => i.key === 'tok_00000000000000a1');
+    expect(exporter).toMatchObject({ owner: 'Data Platform', claimsToBe: { name: 'report-exporter', version: '1.4.2' } });
+    expect(exporter!.firstSeen).toBeLessThan(NOW - 170 * DAY_MS);
+    const keys = view.integrations.map((i) => i.key);
+    expect(keys).not.toContain('tok_5e0c2a91d4b7f318');
+    expect(keys).toContain('crm-sync');
+    expect(view.integrations.find((i) => i.displayName === 'IDE assistant')?.key).toBe('tok_c4d92e07b1a3f560');
+  });
+
   test('everything it writes is marked as demo data and lies in the past', () => {
     seedDemoHistory(temp.store.db, NOW);
     expect(isDemoHistorySeeded(temp.store.db)).toBe(true);

@@ -2,8 +2,13 @@ import { relative } from 'node:path';
 import type { Config } from '../../config/config-schema.js';
 import { startDemoServer } from '../../demo/demo-server.js';
 import { startDemoTraffic } from '../../demo/demo-traffic.js';
+import { identifyDemoClients } from '../../demo/identify-demo-clients.js';
+import { measureDemoHistoryDay } from '../../demo/measure-demo-history-day.js';
 import { seedDemoHistory } from '../../demo/seed-demo-history.js';
+import { withDemoIdentity } from '../../demo/with-demo-identity.js';
 import { createLogger } from '../../lib/create-logger.js';
+import { createCallerIdentifier } from '../../sidecar/identify-caller.js';
+import { getInstallSecret } from '../../store/get-install-secret.js';
 import { startService } from '../start-service.js';
 
 const DEMO_STOP_MS = 3_000;
@@ -32,20 +37,26 @@ function selfCommand(): string {
  * Runs the sidecar and API until SIGTERM/SIGINT. Without an upstream it runs the demo: the bundled
  * dual-era server behind the sidecar, with real SDK clients of both eras sending traffic through.
  */
-export async function runServe(config: Readonly<Config>, options: { demo: boolean }): Promise<void> {
-  const logger = createLogger(config.logLevel);
-  const demo = options.demo || config.upstream === undefined;
+export async function runServe(operatorConfig: Readonly<Config>, options: { demo: boolean }): Promise<void> {
+  const logger = createLogger(operatorConfig.logLevel);
+  const demo = options.demo || operatorConfig.upstream === undefined;
+  const config = demo ? { ...operatorConfig, identity: withDemoIdentity(operatorConfig.identity) } : operatorConfig;
   const demoServer = demo ? await startDemoServer() : undefined;
   const upstream = new URL(demoServer?.origin ?? config.upstream!);
   const service = await startService({ config, upstream, logger });
-  if (demo && service.store !== undefined) {
+  const store = service.store;
+  if (demo && store !== undefined) {
     // Six months of history, so the first screen already tells the story the live traffic will take weeks to.
-    seedDemoHistory(service.store.db, Date.now());
+    // The callers the live clients play are filed under the keys the sidecar gives those clients.
+    const identify = createCallerIdentifier({ secret: getInstallSecret(store.db), ...config.identity });
+    seedDemoHistory(store.db, Date.now(), { liveCallers: identifyDemoClients(identify, config.identity.apiKeyHeader) });
     // curve-flattened needs two consecutive evaluations before it fires.
     await service.runAlerts?.();
     await service.runAlerts?.();
   }
-  const traffic = demo ? startDemoTraffic({ target: service.sidecarUrl }) : undefined;
+  // Paced like the seeded history's recent days, so the live counts continue its curve instead of swamping it.
+  const day = store === undefined ? undefined : measureDemoHistoryDay(store.db);
+  const traffic = demo ? startDemoTraffic({ target: service.sidecarUrl, apiKeyHeader: config.identity.apiKeyHeader, ...(day === undefined ? {} : { day }) }) : undefined;
 
   const api = service.apiUrl.origin;
   process.stdout.write(
