@@ -50,7 +50,7 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
     }
     case 'sidecar': {
       const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream));
-      return { url: sidecar.url, stop: () => sidecar.stop(), health: () => sidecar.service.health() };
+      return { url: sidecar.url, stop: () => sidecar.stop(), health: () => ({ ...sidecar.service.health() }) };
     }
   }
 }

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
 
+/** The router needs only the status; the report's shape belongs to whoever computes it. */
 export interface MeteringHealth {
   status: 'ok' | 'degraded';
-  [key: string]: unknown;
 }
 
 /** GET /healthz (liveness plus metering health) and GET /metrics (Prometheus text). */

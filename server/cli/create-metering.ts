@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Counter } from 'prom-client';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
@@ -9,6 +8,7 @@ import { getInstallSecret } from '../store/get-install-secret.js';
 import { openDatabase, type Store } from '../store/open-database.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
 import { Flusher } from '../tally/flusher.js';
+import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import { Tally } from '../tally/tally.js';
 
 export interface Metering {
@@ -82,12 +82,6 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     failedFlushes: () => flusher.health().failedFlushes,
   });
 
-  // Kept apart from the MCP counts: no era, transport or reason describes these requests.
-  const nonMcpCounter = new Counter({
-    name: 'mcp_sunset_non_mcp_requests_total',
-    help: 'Requests passed on to the upstream that cannot carry MCP (outside the public prefix, /.well-known/, other methods)',
-    registers: [metrics.registry],
-  });
   let nonMcpRequests = 0;
 
   return {
@@ -97,28 +91,12 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     flusher,
     metrics,
     record(observation) {
-      const { message, outcome, attrs } = observation;
-      tally.add({
-        labels: {
-          era: message.era,
-          transport: message.transport,
-          reason: message.reason,
-          version: message.version,
-          method: message.method,
-          kind: message.kind,
-          outcome,
-          integration: attrs.integration,
-        },
-        integrationSource: attrs.source,
-        clientInfo: observation.clientInfo,
-        claimMismatch: observation.claimMismatch,
-      });
-      metrics.countMessage(message.era, message.transport, message.reason, outcome);
-      if (observation.claimMismatch) metrics.claimMismatches.inc();
+      tally.add(tallyEntryOf(observation));
+      metrics.countObservation(observation);
     },
     countNonMcp() {
       nonMcpRequests += 1;
-      nonMcpCounter.inc();
+      metrics.nonMcpRequests.inc();
     },
     get nonMcpRequests() {
       return nonMcpRequests;

@@ -10,7 +10,6 @@ import { runFleetCheck } from '../fleet/run-fleet-check.js';
 import { scheduleFleetChecks } from '../fleet/schedule-fleet-checks.js';
 import { AppError } from '../lib/app-error.js';
 import { probe } from '../prober/probe.js';
-import type { MeteringHealth } from '../api/health-router.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
@@ -19,6 +18,7 @@ import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import { deleteExpiredTraffic } from '../store/delete-expired-traffic.js';
 import type { Store } from '../store/open-database.js';
+import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
 import { createMetering } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
 
@@ -27,7 +27,7 @@ export interface RunningService {
   apiUrl: URL;
   store: Store | undefined;
   flush(): boolean;
-  health(): MeteringHealth;
+  health(): MeteringHealthReport;
   /** Evaluates the alert rules now (and delivers); undefined without a store. */
   runAlerts: (() => Promise<unknown>) | undefined;
   /** Stops accepting traffic, counts what is still open, flushes and closes the store. */
@@ -78,35 +78,20 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     },
   });
 
-  const health = (): MeteringHealth => {
-    const flush = flusher.health();
-    const counts = tally.stats();
-    const degraded = store === undefined || flush.droppedEvents > 0 || flush.consecutiveFailures > 0 || meteringErrors > 0;
-    const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
-    return {
-      status: degraded ? 'degraded' : 'ok',
+  const health = (): MeteringHealthReport =>
+    computeMeteringHealth({
       node: config.node,
       upstream: options.upstream.origin,
-      uptimeSeconds: Math.round((now() - startedAt) / 1000),
-      store: { path: store?.path ?? config.db, available: store !== undefined, error: storeError ?? null },
-      metering: {
-        events: counts.events,
-        pendingEvents: counts.pendingEvents,
-        retainedEvents: flush.retainedEvents,
-        droppedEvents: flush.droppedEvents,
-        overflowedEvents: counts.overflowedEvents,
-        overflowedCallerEvents: counts.overflowedCallerEvents,
-        meteringErrors,
-        failedFlushes: flush.failedFlushes,
-        consecutiveFailures: flush.consecutiveFailures,
-        lastFlushAt: iso(flush.lastFlushAt),
-        lastFlushError: flush.lastError ?? null,
-        openSessions: meter.sessionCount,
-        pendingAnswers: meter.pendingCount,
-        nonMcpRequests: metering.nonMcpRequests,
-      },
-    };
-  };
+      startedAt,
+      now: now(),
+      store: { path: store?.path ?? config.db, available: store !== undefined, error: storeError },
+      flush: flusher.health(),
+      counts: tally.stats(),
+      meteringErrors,
+      openSessions: meter.sessionCount,
+      pendingAnswers: meter.pendingCount,
+      nonMcpRequests: metering.nonMcpRequests,
+    });
 
   const alertRunner =
     store === undefined

@@ -49,6 +49,12 @@ export function createMetrics(gauges: MeteringGauges) {
   return {
     registry,
     messages,
+    /** Counts one settled message under its lifecycle path, and its claim mismatch if any. */
+    countObservation(settled: { message: { era: string; transport: string; reason: string }; outcome: string; claimMismatch: boolean }): void {
+      const { message, outcome } = settled;
+      this.countMessage(message.era, message.transport, message.reason, outcome);
+      if (settled.claimMismatch) this.claimMismatches.inc();
+    },
     countMessage(era: string, transport: string, reason: string, outcome: string): void {
       const key = `${era}|${transport}|${reason}|${outcome}`;
       let child = children.get(key);
@@ -61,6 +67,12 @@ export function createMetrics(gauges: MeteringGauges) {
     claimMismatches: new Counter({
       name: 'mcp_sunset_claim_mismatches_total',
       help: 'Modern requests whose mirrored headers disagreed with the body.',
+      registers: [registry],
+    }),
+    // Kept apart from the MCP counts: no era, transport or reason describes these requests.
+    nonMcpRequests: new Counter({
+      name: 'mcp_sunset_non_mcp_requests_total',
+      help: 'Requests passed on to the upstream that cannot carry MCP (outside the public prefix, /.well-known/, other methods).',
       registers: [registry],
     }),
     meteringErrors: new Counter({

@@ -128,10 +128,13 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   {
     folder: 'demo',
     may: [
-      'node:*', 'server/protocol', 'server/store', 'server/tally', 'server/lib', 'package:@modelcontextprotocol/client', 'package:@modelcontextprotocol/node',
+      'node:*', 'server/protocol', 'server/store', 'server/tally', 'server/lib', 'server/sidecar/identify-caller.js', 'server/config/config-schema.js',
+      'package:@modelcontextprotocol/client', 'package:@modelcontextprotocol/node',
       'package:@modelcontextprotocol/sdk', 'package:@modelcontextprotocol/server', 'package:drizzle-orm', 'package:zod',
     ],
-    rationale: 'The demo is a real dual-era server with real SDK clients of both eras, and it seeds history through the same tally and store as live traffic.',
+    rationale:
+      'The demo is a real dual-era server with real SDK clients of both eras, and it seeds history through the same tally and store as live traffic. '
+      + 'It takes the caller identifier and the identity settings as given, so the seeded callers carry the keys the sidecar will compute for the live clients.',
   },
   {
     folder: 'cli',

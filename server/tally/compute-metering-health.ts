@@ -1,0 +1,73 @@
+import type { FlushHealth } from './flusher.js';
+import type { TallyStats } from './tally.js';
+
+/** What /healthz reports: liveness stays `ok`/`degraded` (never down) while traffic flows. */
+export interface MeteringHealthReport {
+  status: 'ok' | 'degraded';
+  node: string;
+  upstream: string;
+  uptimeSeconds: number;
+  store: { path: string; available: boolean; error: string | null };
+  metering: {
+    events: number;
+    pendingEvents: number;
+    retainedEvents: number;
+    droppedEvents: number;
+    overflowedEvents: number;
+    overflowedCallerEvents: number;
+    meteringErrors: number;
+    failedFlushes: number;
+    consecutiveFailures: number;
+    lastFlushAt: string | null;
+    lastFlushError: string | null;
+    openSessions: number;
+    pendingAnswers: number;
+    nonMcpRequests: number;
+  };
+}
+
+export interface MeteringHealthInput {
+  node: string;
+  upstream: string;
+  startedAt: number;
+  now: number;
+  store: { path: string; available: boolean; error: string | undefined };
+  flush: FlushHealth;
+  counts: TallyStats;
+  meteringErrors: number;
+  openSessions: number;
+  pendingAnswers: number;
+  nonMcpRequests: number;
+}
+
+/**
+ * The health report from the metering pipeline's own numbers. Degraded means counts are, or may be,
+ * missing: no store, counts dropped, a flush failing now, or a fault in the sidecar's own code.
+ */
+export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealthReport {
+  const { flush, counts } = input;
+  const degraded = !input.store.available || flush.droppedEvents > 0 || flush.consecutiveFailures > 0 || input.meteringErrors > 0;
+  return {
+    status: degraded ? 'degraded' : 'ok',
+    node: input.node,
+    upstream: input.upstream,
+    uptimeSeconds: Math.round((input.now - input.startedAt) / 1000),
+    store: { path: input.store.path, available: input.store.available, error: input.store.error ?? null },
+    metering: {
+      events: counts.events,
+      pendingEvents: counts.pendingEvents,
+      retainedEvents: flush.retainedEvents,
+      droppedEvents: flush.droppedEvents,
+      overflowedEvents: counts.overflowedEvents,
+      overflowedCallerEvents: counts.overflowedCallerEvents,
+      meteringErrors: input.meteringErrors,
+      failedFlushes: flush.failedFlushes,
+      consecutiveFailures: flush.consecutiveFailures,
+      lastFlushAt: flush.lastFlushAt === undefined ? null : new Date(flush.lastFlushAt).toISOString(),
+      lastFlushError: flush.lastError ?? null,
+      openSessions: input.openSessions,
+      pendingAnswers: input.pendingAnswers,
+      nonMcpRequests: input.nonMcpRequests,
+    },
+  };
+}

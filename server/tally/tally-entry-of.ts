@@ -1,0 +1,32 @@
+import type { ClassifiedMessage, ClientInfoHint } from '../protocol/classified-message.js';
+import type { Outcome } from '../protocol/vocabulary.js';
+import type { TallyEntry } from './tally.js';
+
+/** A settled message with the caller the sidecar identified; every sidecar form produces one. */
+export interface SettledMessage {
+  message: ClassifiedMessage;
+  outcome: Outcome;
+  claimMismatch: boolean;
+  clientInfo: ClientInfoHint | undefined;
+  attrs: { integration: string; source: string };
+}
+
+/** The tally entry a settled message is counted as: one cell's labels plus what is kept of the caller. */
+export function tallyEntryOf(settled: SettledMessage): TallyEntry {
+  const { message, outcome, attrs } = settled;
+  return {
+    labels: {
+      era: message.era,
+      transport: message.transport,
+      reason: message.reason,
+      version: message.version,
+      method: message.method,
+      kind: message.kind,
+      outcome,
+      integration: attrs.integration,
+    },
+    integrationSource: attrs.source,
+    clientInfo: settled.clientInfo,
+    claimMismatch: settled.claimMismatch,
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import { computeMeteringHealth, type MeteringHealthInput } from '../../server/tally/compute-metering-health.js';
+
+const HEALTHY: MeteringHealthInput = {
+  node: 'n1',
+  upstream: 'http://127.0.0.1:3000',
+  startedAt: Date.UTC(2026, 11, 1, 12, 0, 0),
+  now: Date.UTC(2026, 11, 1, 12, 1, 30, 400),
+  store: { path: 'a.db', available: true, error: undefined },
+  flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0 },
+  counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2 },
+  meteringErrors: 0,
+  openSessions: 4,
+  pendingAnswers: 5,
+  nonMcpRequests: 6,
+};
+
+describe('computeMeteringHealth', () => {
+  test('reports ok with every count, ISO times and whole seconds of uptime', () => {
+    const report = computeMeteringHealth(HEALTHY);
+    expect(report.status).toBe('ok');
+    expect(report.uptimeSeconds).toBe(90);
+    expect(report.store).toEqual({ path: 'a.db', available: true, error: null });
+    expect(report.metering).toMatchObject({ events: 10, pendingEvents: 3, overflowedEvents: 1, failedFlushes: 2, lastFlushAt: '2026-12-01T12:01:30.000Z', lastFlushError: null, openSessions: 4, pendingAnswers: 5, nonMcpRequests: 6 });
+  });
+
+  test.each([
+    ['no store', { store: { path: 'a.db', available: false, error: 'read-only' } }],
+    ['counts dropped', { flush: { ...HEALTHY.flush, droppedEvents: 1 } }],
+    ['a flush failing now', { flush: { ...HEALTHY.flush, consecutiveFailures: 1, lastError: 'locked' } }],
+    ['a fault in metering', { meteringErrors: 1 }],
+  ] as const)('is degraded with %s', (_name, change) => {
+    expect(computeMeteringHealth({ ...HEALTHY, ...change }).status).toBe('degraded');
+  });
+});

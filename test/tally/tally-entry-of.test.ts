@@ -1,0 +1,16 @@
+import { describe, expect, test } from 'vitest';
+import { classified } from '../../server/protocol/classified-message.js';
+import { tallyEntryOf } from '../../server/tally/tally-entry-of.js';
+
+describe('tallyEntryOf', () => {
+  test('files a settled message under its own labels and the identified caller, keeping the claim as a hint', () => {
+    const message = classified({ kind: 'request', method: 'tools/call', id: 7, era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28' });
+    const entry = tallyEntryOf({ message, outcome: 'served', claimMismatch: true, clientInfo: { name: 'ide', version: '1.0' }, attrs: { integration: 'tok_abc', source: 'bearer-fingerprint' } });
+    expect(entry).toEqual({
+      labels: { era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', method: 'tools/call', kind: 'request', outcome: 'served', integration: 'tok_abc' },
+      integrationSource: 'bearer-fingerprint',
+      clientInfo: { name: 'ide', version: '1.0' },
+      claimMismatch: true,
+    });
+  });
+});
