@@ -6,6 +6,7 @@
  * the run, which also makes a second call do nothing.
  */
 import { eq } from 'drizzle-orm';
+import { isLegacyWorkServed } from '../protocol/served.js';
 import { insertPlan } from '../store/insert-plan.js';
 import type { Db } from '../store/open-database.js';
 import { settingsTable } from '../store/schema/index.js';
@@ -98,7 +99,7 @@ function sightingsOf(cells: readonly TallyCell[]): IntegrationSighting[] {
     const own = cells.filter((c) => c.integration === caller.key);
     if (own.length === 0) return [];
     const minutes = own.map((c) => c.minute);
-    const legacy = own.filter((c) => c.era === 'legacy').map((c) => c.minute);
+    const legacy = own.filter(isLegacyWorkServed).map((c) => c.minute);
     return [{
       key: caller.key,
       source: caller.source,
@@ -142,6 +143,7 @@ export function seedDemoHistory(db: Db, now: number, options: SeedDemoHistoryOpt
         announceDate: isoDay(now - 120 * DAY_MS),
         retireDate,
         targetShare: 0.005,
+        basis: 'work-requests',
         policyUrl: 'https://example.com/mcp/legacy-retirement',
         brownouts: [{ startsAt: brownoutStart, endsAt: brownoutStart + 2 * 3_600_000, note: 'Two-hour brownout: legacy sessions are refused' }],
       },

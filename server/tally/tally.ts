@@ -1,4 +1,5 @@
 import { bucketStart } from '../lib/time-bucket.js';
+import { isLegacyWorkServed } from '../protocol/served.js';
 import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
 
 export interface TallyOptions {
@@ -98,7 +99,8 @@ export class Tally {
     this.events += 1;
     this.pending += 1;
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.
-    if (admittedIntegration) this.sight(labels.integration, entry, labels.era === 'legacy', at);
+    // Only served legacy work makes it a legacy caller: a refused probe or a handshake does not.
+    if (admittedIntegration) this.sight(labels.integration, entry, isLegacyWorkServed(labels), at);
   }
 
   /** Hands over everything held and starts afresh. */

@@ -192,6 +192,15 @@ describe('Tally', () => {
       expect(tally.drain().integrations[0]?.lastLegacySeen).toBeUndefined();
     });
 
+    test('leave last legacy seen empty for a caller whose legacy traffic is only a refused probe or a handshake', () => {
+      const { tally } = tallyAt();
+      tally.add(legacyEntry({ kind: 'stream-open', method: 'GET', reason: 'get-stream', version: '2025-03-26', outcome: 'client-error' }));
+      tally.add(legacyEntry({ method: 'initialize', reason: 'initialize' }));
+      tally.add(legacyEntry({ outcome: 'session-gone' }));
+      tally.add(modernEntry());
+      expect(tally.drain().integrations[0]?.lastLegacySeen).toBeUndefined();
+    });
+
     test('keep the latest clientInfo hint, and keep it when a later event carries none', () => {
       const { tally } = tallyAt();
       tally.add(legacyEntry({}, { clientInfo: { name: 'old-cli', version: '1.0' } }), T0);
