@@ -43,10 +43,16 @@ describe('the dashboard', () => {
     expect(byKey.get('projection')!.data).toEqual([]);
     expect(chart.markers.lines).toContainEqual(expect.objectContaining({ at: Date.parse(`${share.plan.retireDate}T00:00:00Z`), label: `Retire ${share.plan.retireDate}` }));
 
-    // Refusals, failures and probes are drawn beside the share, in their own chart.
+    // The labels say which requests the share counts: the demo plan's basis, work requests.
+    expect(share.basis).toBe('work-requests');
+    expect(byKey.get('share')!.label).toContain('work requests');
+
+    // Refusals, failures, probes and negotiation are drawn beside the share, in their own chart.
     const outcomes = await readChart(page, 'outcomes');
-    expect(outcomes.datasets.map((d) => d.key)).toEqual(['refused', 'failed', 'probes']);
+    expect(outcomes.datasets.map((d) => d.key)).toEqual(['refused', 'failed', 'probes', 'negotiation']);
     expect(outcomes.datasets[2]!.data).toEqual(share.series.map((p: any) => ({ x: Date.parse(p.start), y: p.probes })));
+    expect(outcomes.datasets[3]!.data).toEqual(share.series.map((p: any) => ({ x: Date.parse(p.start), y: p.negotiation })));
+    expect(outcomes.datasets[3]!.data.some((p) => (p.y ?? 0) > 0)).toBe(true);
 
     expect(await page.getAttribute('[data-testid="plan-status-pill"]', 'data-status')).toBe('off-track');
     expect(await page.textContent('[data-testid="plan-reason"]')).toBe(share.plan.status.reason);
