@@ -120,6 +120,12 @@ describe('Tally', () => {
       expect(tally.stats().overflowedEvents).toBe(1);
     });
 
+    test('negotiation and plumbing methods are never folded, past either cap, so the share can still tell them from work', () => {
+      const { tally } = tallyAt(T0, { maxMethods: 1, maxCells: 1 });
+      for (const method of ['tools/call', 'tools/list', 'initialize', 'server/discover', 'ping', 'logging/setLevel']) tally.add(legacyEntry({ method }));
+      expect(tally.drain().cells.map((c) => c.method)).toEqual(['tools/call', 'other', 'initialize', 'server/discover', 'ping', 'logging/setLevel']);
+    });
+
     test('an admitted value stays admitted after a drain', () => {
       const { tally } = tallyAt(T0, { maxMethods: 1 });
       tally.add(legacyEntry({ method: 'tools/list' }));
