@@ -192,6 +192,7 @@ describe('the dashboard', () => {
 
     await page.fill('#plan-retire', isoDay(Date.now() + 90 * DAY_MS));
     await page.fill('#plan-policy', 'https://example.com/sse-sunset');
+    await page.selectOption('#plan-basis', 'all-requests');
     await page.click('[data-testid="plan-submit"]');
     const item = page.locator('[data-testid="plan-item"]', { hasText: 'Retire HTTP+SSE' });
     await item.waitFor();
@@ -199,7 +200,7 @@ describe('the dashboard', () => {
 
     const { body } = await service.api('/api/v1/plans');
     const listed = body.plans.find((p: any) => p.name === 'Retire HTTP+SSE');
-    expect(listed).toMatchObject({ scope: { kind: 'transport', value: 'http+sse' }, targetShare: 0.01, announceDate: today, policyUrl: 'https://example.com/sse-sunset' });
+    expect(listed).toMatchObject({ scope: { kind: 'transport', value: 'http+sse' }, targetShare: 0.01, basis: 'all-requests', announceDate: today, policyUrl: 'https://example.com/sse-sunset' });
     expect(shownStatus).toBe(listed.status.status);
     expect(await item.locator('[data-testid="plan-item-reason"]').textContent()).toBe(listed.status.reason);
     expect(await page.locator(`[data-testid="plan-select"] option[value="${listed.id}"]`).count()).toBe(1);
