@@ -40,9 +40,9 @@ export interface AlertMetering extends MeteringSnapshot {
 export interface AlertContext {
   now: number;
   plans: readonly AlertPlan[];
-  /** Callers first served on the legacy path recently, identifiable or not. */
+  /** Callers first served legacy work recently, identifiable or not. */
   newLegacyCallers: readonly NewLegacyCaller[];
-  /** The first day any caller was served on the legacy path: callers seen since then are the baseline, not news. */
+  /** The first day the legacy path served any caller work: callers seen since then are the baseline, not news. */
   legacyMeteredSince: number | null;
   metering: AlertMetering;
   /** The fleet's latest checks, compared; nodes empty when no fleet is configured. */

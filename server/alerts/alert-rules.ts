@@ -86,7 +86,7 @@ function checkNewLegacyIntegration(context: AlertContext): Finding[] {
       const claims = caller.clientInfoName === null ? '' : ` (claims to be "${caller.clientInfoName}")`;
       return {
         subject: `integration:${caller.integration}`,
-        summary: `New legacy caller ${name}${claims}: first served on the legacy path on ${formatDay(caller.firstDay)}`,
+        summary: `New legacy caller ${name}${claims}: first served legacy work on ${formatDay(caller.firstDay)}`,
         details: { integration: caller.integration, displayName: caller.displayName, claimsToBe: caller.clientInfoName, firstLegacyDay: formatDay(caller.firstDay) },
       };
     });
@@ -162,7 +162,7 @@ function checkFleetNodeUnavailable(context: AlertContext): Finding[] {
 export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'curve-flattened', severity: 'warning', consecutive: 2, description: "A plan's share curve has stopped falling while still above target.", check: checkCurveFlattened },
   { id: 'projection-misses-retire-date', severity: 'critical', consecutive: 1, description: "A plan's projection reaches its target after the retire date, or never.", check: checkProjectionMisses },
-  { id: 'new-legacy-integration', severity: 'info', consecutive: 1, description: `An identifiable caller was first served on the legacy path in the last ${NEW_CALLER_DAYS} days.`, check: checkNewLegacyIntegration },
+  { id: 'new-legacy-integration', severity: 'info', consecutive: 1, description: `An identifiable caller was first served legacy work in the last ${NEW_CALLER_DAYS} days.`, check: checkNewLegacyIntegration },
   { id: 'retire-date-approaching', severity: 'warning', consecutive: 1, description: "A plan's retire date is near (each configured threshold) while its share is above target.", check: checkRetireDateApproaching },
   { id: 'metering-loss', severity: 'critical', consecutive: 1, description: 'Counts were dropped, flushes are failing, or nothing has been flushed for a while.', check: checkMeteringLoss },
   { id: 'fleet-drift', severity: 'warning', consecutive: 1, description: 'The nodes of the fleet serve different sets of protocol versions.', check: checkFleetDrift },

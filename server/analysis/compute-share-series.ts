@@ -1,12 +1,15 @@
 /**
- * The in-scope share of served requests per day or ISO week, with refusals, failures and
- * era-negotiation probes counted beside it. Pure.
+ * The in-scope share of served requests per day or ISO week, on a basis (work requests by
+ * default, or all requests), with refusals, failures, era-negotiation probes and served
+ * negotiation counted beside it. Pure.
  * Invariants: 0 ≤ inScope ≤ served, so share ∈ [0, 1] (null when nothing was served); every
- * counted request lands in at most one of served / refused / failed / probes.
+ * counted request lands in at most one of served / refused / failed / probes, and a served
+ * negotiation is counted in `negotiation` whatever the basis (inside `served` too on all-requests).
  */
 import type { Era, Outcome, Transport } from '../protocol/vocabulary.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import { isLegacyServed, isServed } from '../protocol/served.js';
+import { countsToward, type RequestClass, type ShareBasis } from '../protocol/work-request.js';
 import { computeWeekStart, DAY_MS, WEEK_MS } from './compute-week-start.js';
 import { isInScopeShape, type PlanScope } from './plan-scope.js';
 
@@ -18,8 +21,8 @@ export interface ShareRow {
   transport: Transport;
   version: string;
   outcome: Outcome;
-  /** method === 'server/discover' */
-  discover: boolean;
+  /** Work, negotiation (initialize, server/discover) or plumbing (ping, logging/setLevel). */
+  requestClass: RequestClass;
   count: number;
 }
 
@@ -38,7 +41,9 @@ export interface SharePoint {
   refused: number;
   failed: number;
   probes: number;
-  /** Distinct integrations with served legacy requests (weekly: the busiest day); null outside the era scope. */
+  /** Served negotiation requests (initialize, server/discover) of any scope, beside the curve. */
+  negotiation: number;
+  /** Distinct integrations with served legacy work (weekly: the busiest day); null outside the era scope. */
   legacyIntegrations: number | null;
 }
 
@@ -46,12 +51,17 @@ export interface ShareSeriesInput {
   rows: readonly ShareRow[];
   legacyIntegrations: readonly DayCount[];
   scope: PlanScope;
+  basis: ShareBasis;
   bucket: ShareBucket;
   from: number;
   to: number;
 }
 
-/** The caller or our policy said no: the request was answered, with a refusal. */
+/**
+ * The caller or our policy said no: the request was answered, with a refusal. Refusals and
+ * failures are in-scope requests of every class whatever the basis: a refused initialize is the
+ * work that never happened.
+ */
 const REFUSED: ReadonlySet<Outcome> = new Set<Outcome>([
   'unsupported-version', 'header-mismatch', 'missing-capability', 'method-not-found',
   'invalid-params', 'session-gone', 'client-error', 'blocked',
@@ -69,7 +79,7 @@ export function computeBucketStart(at: number, bucket: ShareBucket): number {
  * failure of the modern era, so it goes to `probes` whatever the scope.
  */
 export function isEraProbe(row: ShareRow): boolean {
-  return row.era === 'modern' && row.discover && !isServed(row.outcome);
+  return row.era === 'modern' && row.requestClass === 'negotiation' && !isServed(row.outcome);
 }
 
 function isInScopeServed(scope: PlanScope, row: ShareRow): boolean {
@@ -86,7 +96,7 @@ function isInScopeServed(scope: PlanScope, row: ShareRow): boolean {
  * caller (the API's query schema) bounds the range.
  */
 export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
-  const { rows, scope, bucket, from, to } = input;
+  const { rows, scope, basis, bucket, from, to } = input;
   if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return [];
   const size = bucket === 'week' ? WEEK_MS : DAY_MS;
   const withIntegrations = scope.kind === 'era';
@@ -95,7 +105,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   const indexOf = new Map<number, number>();
   for (let start = computeBucketStart(from, bucket); start < to; start += size) {
     indexOf.set(start, points.length);
-    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, legacyIntegrations: withIntegrations ? 0 : null });
+    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: withIntegrations ? 0 : null });
   }
 
   for (const row of rows) {
@@ -103,6 +113,8 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     const point = points[indexOf.get(computeBucketStart(row.day, bucket)) ?? -1];
     if (point === undefined) continue;
     if (isServed(row.outcome)) {
+      if (row.requestClass === 'negotiation') point.negotiation += row.count;
+      if (!countsToward(basis, row.requestClass)) continue;
       point.served += row.count;
       if (isInScopeServed(scope, row)) point.inScope += row.count;
     } else if (isEraProbe(row)) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
+import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
 
 const day = z
   .string()
@@ -25,15 +26,17 @@ const planFields = {
   announceDate: day,
   retireDate: day,
   targetShare: z.number().gt(0, 'must be above 0').lt(1, 'must be below 1 (0.005 is 0.5%)'),
+  basis: z.enum(SHARE_BASES),
   policyUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).nullable(),
   brownouts: z.array(brownoutSchema).max(100),
 };
 
-/** POST /plans: everything but the target share, policy URL and brownouts is required. */
+/** POST /plans: everything but the target share, basis, policy URL and brownouts is required. */
 export const planCreateSchema = z
   .object({
     ...planFields,
     targetShare: planFields.targetShare.default(0.005),
+    basis: planFields.basis.default(DEFAULT_SHARE_BASIS),
     policyUrl: planFields.policyUrl.default(null),
     brownouts: planFields.brownouts.default([]),
   })

@@ -4,6 +4,7 @@ import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
 import { AppError } from '../lib/app-error.js';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
+import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
 import { getPlan } from '../store/get-plan.js';
 import type { Db } from '../store/open-database.js';
 import { loadPlanView } from '../views/load-plan-views.js';
@@ -35,6 +36,7 @@ function shareQuerySchema(now: number) {
     .object({
       plan: z.coerce.number().int().positive().optional(),
       scope: scopeParam.optional(),
+      basis: z.enum(SHARE_BASES).optional(),
       bucket: z.enum(['day', 'week']).default('day'),
       from: isoTime.optional(),
       to: isoTime.optional(),
@@ -46,8 +48,8 @@ function shareQuerySchema(now: number) {
       const from = q.from === undefined ? to - 180 * DAY_MS : Date.parse(q.from);
       if (from >= to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be earlier than to' });
       if (to - from > MAX_DAYS * DAY_MS) ctx.addIssue({ code: 'custom', path: ['from'], message: `range longer than ${MAX_DAYS} days` });
-      if (q.plan !== undefined && (q.scope !== undefined || q.target !== undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['plan'], message: 'a plan brings its own scope and target; send plan or scope/target, not both' });
+      if (q.plan !== undefined && (q.scope !== undefined || q.target !== undefined || q.basis !== undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['plan'], message: 'a plan brings its own scope, target and basis; send plan or scope/target/basis, not both' });
       }
       return { ...q, from, to };
     });
@@ -60,7 +62,7 @@ export interface ShareRouterDeps {
   beforeRead: () => void;
 }
 
-/** GET /share: the in-scope share curve with its trend; with `plan`, the plan's status too. */
+/** GET /share: the in-scope share curve on a basis (work requests unless asked) with its trend; with `plan`, the plan's status too. */
 export function createShareRouter(deps: ShareRouterDeps): Router {
   const router = Router();
   router.get('/share', (req, res) => {
@@ -77,6 +79,7 @@ export function createShareRouter(deps: ShareRouterDeps): Router {
     }
     const view = loadShareView(db, {
       scope: query.scope ?? { kind: 'era', value: 'legacy' },
+      basis: query.basis ?? DEFAULT_SHARE_BASIS,
       bucket: query.bucket,
       from: query.from,
       to: query.to,

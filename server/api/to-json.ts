@@ -25,6 +25,7 @@ export function trendToJson(trend: Trend) {
 export function shareToJson(view: ShareView) {
   return {
     scope: view.scope,
+    basis: view.basis,
     bucket: view.bucket,
     from: iso(view.from),
     to: iso(view.to),
@@ -47,6 +48,7 @@ export function planRecordToJson(plan: PlanRecord) {
     announceDate: plan.announceDate,
     retireDate: plan.retireDate,
     targetShare: plan.targetShare,
+    basis: plan.basis,
     policyUrl: plan.policyUrl,
     brownouts: plan.brownouts.map((b) => ({ startsAt: iso(b.startsAt), endsAt: iso(b.endsAt), note: b.note })),
     createdAt: iso(plan.createdAt),

@@ -1,7 +1,8 @@
 /**
- * One day of seeded demo traffic as tally cells: the day's legacy and modern volumes split over
- * the demo callers, their protocol paths and methods, plus a few refusals, failures and
- * era-negotiation probes. Pure apart from the random source it is handed.
+ * One day of seeded demo traffic as tally cells: the day's legacy and modern work split over the
+ * demo callers, their protocol paths and methods, the negotiation and plumbing that work brings
+ * with it, plus a few refusals, failures and era-negotiation probes. Pure apart from the random
+ * source it is handed.
  */
 import type { Reason } from '../protocol/vocabulary.js';
 import type { TallyCell, TrafficLabels } from '../tally/tally-cell.js';
@@ -13,18 +14,22 @@ const MODERN_VERSION = '2026-07-28';
 /** An initialize asking for a pre-release version the server never spoke. */
 const REFUSED_VERSION = '2024-10-07';
 
-/** Of a legacy caller's requests: one initialize opens a session of about a dozen requests. */
-const LEGACY_METHODS = [
-  ['initialize', 0.08],
+/** Of a legacy caller's work requests. */
+const LEGACY_WORK = [
   ['tools/list', 0.1],
+  ['tools/call', 0.9],
+] as const;
+/** A legacy session does a few calls after its initialize and keeps itself alive with the odd ping. */
+const LEGACY_CALLS_PER_SESSION = 6;
+const LEGACY_CALLS_PER_PING = 15;
+/** Of a modern caller's work requests. */
+const MODERN_WORK = [
   ['tools/call', 0.82],
-] as const;
-const MODERN_METHODS = [
-  ['tools/call', 0.78],
   ['tools/list', 0.1],
-  ['resources/read', 0.07],
-  ['server/discover', 0.05],
+  ['resources/read', 0.08],
 ] as const;
+/** An auto-negotiating modern client discovers once per connection, which serves many calls. */
+const MODERN_CALLS_PER_CONNECTION = 40;
 
 export interface DemoHistoryDay {
   dayStart: number;
@@ -36,8 +41,9 @@ export interface DemoHistoryDay {
   elapsedDays: number;
   /** 0 at the start of the history, 1 once the migrations are over. */
   progress: number;
-  legacyRequests: number;
-  modernRequests: number;
+  /** Work requests (neither negotiation nor plumbing) each era served this day. */
+  legacyWork: number;
+  modernWork: number;
   /** Scales the small extras (refusals, failures, probes) with the day's volume. */
   scale: number;
   node: string;
@@ -66,29 +72,27 @@ export function buildDemoHistoryDay(day: DemoHistoryDay, callers: readonly DemoH
   };
   const active = callers.filter((c) => day.ageDays <= c.sinceDays);
 
-  for (const [caller, volume] of splitAmong(active, (c) => weightOf(c.legacy, day.progress), day.legacyRequests)) {
+  for (const [caller, volume] of splitAmong(active, (c) => weightOf(c.legacy, day.progress), day.legacyWork)) {
     const weights = caller.legacy.paths.map((p) => p.weight * (p.halfLifeDays === undefined ? 1 : 2 ** (-day.elapsedDays / p.halfLifeDays)));
     const sum = weights.reduce((s, w) => s + w, 0);
     for (const [index, path] of caller.legacy.paths.entries()) {
       const onPath = (volume * (weights[index] ?? 0)) / sum;
       const sse = path.transport === 'http+sse';
       const base = { era: 'legacy', transport: path.transport, version: path.version, integration: caller.key } as const;
-      for (const [method, part] of LEGACY_METHODS) {
-        const reason: Reason = method === 'initialize' ? 'initialize' : sse ? 'sse-message' : 'session-header';
-        add({ ...base, reason, method, kind: 'request', outcome: 'served' }, onPath * part);
-      }
-      add({ ...base, reason: 'initialize', method: 'notifications/initialized', kind: 'notification', outcome: 'accepted' }, onPath * LEGACY_METHODS[0][1]);
+      const inSession: Reason = sse ? 'sse-message' : 'session-header';
+      for (const [method, part] of LEGACY_WORK) add({ ...base, reason: inSession, method, kind: 'request', outcome: 'served' }, onPath * part);
+      const sessions = onPath / LEGACY_CALLS_PER_SESSION;
+      add({ ...base, reason: 'initialize', method: 'initialize', kind: 'request', outcome: 'served' }, sessions);
+      add({ ...base, reason: 'initialize', method: 'notifications/initialized', kind: 'notification', outcome: 'accepted' }, sessions);
+      add({ ...base, reason: inSession, method: 'ping', kind: 'request', outcome: 'served' }, onPath / LEGACY_CALLS_PER_PING);
     }
   }
 
-  for (const [caller, volume] of splitAmong(active, (c) => weightOf(c.modern, day.progress), day.modernRequests)) {
+  for (const [caller, volume] of splitAmong(active, (c) => weightOf(c.modern, day.progress), day.modernWork)) {
     const base = { era: 'modern', transport: caller.modern.transport, reason: 'modern-meta', version: MODERN_VERSION, kind: 'request', integration: caller.key } as const;
-    for (const [method, part] of MODERN_METHODS) {
-      // Only auto-negotiating clients ask server/discover; the others spend that share on tools/call.
-      if (method === 'server/discover' && !caller.modern.negotiates) continue;
-      const extra = method === 'tools/call' && !caller.modern.negotiates ? MODERN_METHODS[3][1] : 0;
-      add({ ...base, method, outcome: 'served' }, volume * (part + extra));
-    }
+    for (const [method, part] of MODERN_WORK) add({ ...base, method, outcome: 'served' }, volume * part);
+    // Only auto-negotiating clients ask server/discover; pinned ones never negotiate at all.
+    if (caller.modern.negotiates) add({ ...base, method: 'server/discover', outcome: 'served' }, volume / MODERN_CALLS_PER_CONNECTION);
   }
 
   // Refused: old installs asking for a version the server dropped. Failed: the odd server error.

@@ -1,11 +1,13 @@
 /**
  * Seeds about six months of deterministic demo history, so a fresh demo has a story to tell: the
- * legacy share falls from ~45% and flattens near 8%, a few identifiable integrations carry most
+ * legacy share of work requests falls from ~45% and flattens near 8% (legacy sessions negotiate
+ * once per few calls, modern clients once per connection or never), a few identifiable integrations carry most
  * of what is left, and the retirement plan's projection misses its date. Everything it writes is
  * marked as demo data: the node is `demo-history` and a `demo-history-seeded-at` setting records
  * the run, which also makes a second call do nothing.
  */
 import { eq } from 'drizzle-orm';
+import { isLegacyWorkServed } from '../protocol/served.js';
 import { insertPlan } from '../store/insert-plan.js';
 import type { Db } from '../store/open-database.js';
 import { settingsTable } from '../store/schema/index.js';
@@ -27,7 +29,7 @@ const MINUTE_MS = 60_000;
 const FLAT_DAYS = 100;
 const START_SHARE = 0.45;
 const FLAT_SHARE = 0.078;
-/** Served requests on a weekday at the start; modern adoption grows it by a quarter. */
+/** Served work requests on a weekday at the start; modern adoption grows it by a quarter. */
 const WEEKDAY_REQUESTS = 18_000;
 /** Weekends are quieter, more so for people than for the batch jobs still on legacy. */
 const WEEKEND = { legacy: 0.62, modern: 0.55 };
@@ -57,7 +59,7 @@ export function isDemoHistorySeeded(db: Db): boolean {
   return db.select().from(settingsTable).where(eq(settingsTable.key, DEMO_HISTORY_SETTING)).get() !== undefined;
 }
 
-/** The legacy share the seeded curve follows `ageDays` before today (before weekday effects and noise). */
+/** The legacy share of work the seeded curve follows `ageDays` before today (before weekday effects and noise). */
 export function computeDemoLegacyShare(ageDays: number, days: number): number {
   const decline = Math.max(1, days - FLAT_DAYS);
   const remaining = Math.min(1, Math.max(0, (ageDays - FLAT_DAYS) / decline));
@@ -94,8 +96,8 @@ function buildCells(now: number, days: number, seed: number, cast: readonly Demo
           ageDays: age,
           elapsedDays: days - age,
           progress: Math.min(1, Math.max(0, (days - age) / Math.max(1, days - FLAT_DAYS))),
-          legacyRequests: total * share * (weekend ? WEEKEND.legacy : 1) * noise(),
-          modernRequests: total * (1 - share) * (weekend ? WEEKEND.modern : 1) * noise(),
+          legacyWork: total * share * (weekend ? WEEKEND.legacy : 1) * noise(),
+          modernWork: total * (1 - share) * (weekend ? WEEKEND.modern : 1) * noise(),
           scale: elapsed * (weekend ? WEEKEND.modern : 1),
           node: DEMO_HISTORY_NODE,
           random,
@@ -113,7 +115,7 @@ function sightingsOf(cells: readonly TallyCell[], cast: readonly DemoHistoryCall
     const own = cells.filter((c) => c.integration === caller.key);
     if (own.length === 0) return [];
     const minutes = own.map((c) => c.minute);
-    const legacy = own.filter((c) => c.era === 'legacy').map((c) => c.minute);
+    const legacy = own.filter(isLegacyWorkServed).map((c) => c.minute);
     return [{
       key: caller.key,
       source: caller.source,
@@ -158,6 +160,7 @@ export function seedDemoHistory(db: Db, now: number, options: SeedDemoHistoryOpt
         announceDate: isoDay(now - 120 * DAY_MS),
         retireDate,
         targetShare: 0.005,
+        basis: 'work-requests',
         policyUrl: 'https://example.com/mcp/legacy-retirement',
         brownouts: [{ startsAt: brownoutStart, endsAt: brownoutStart + 2 * 3_600_000, note: 'Two-hour brownout: legacy sessions are refused' }],
       },

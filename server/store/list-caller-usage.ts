@@ -9,7 +9,7 @@ export interface CallerVolume {
   legacyServed: number;
 }
 
-/** Served and legacy-served requests per caller since `since` (UTC day rows). */
+/** Served and legacy-served work requests per caller since `since` (UTC day rows). */
 export function listCallerVolumes(db: Db, since: number): CallerVolume[] {
   const t = trafficDayTable;
   const legacy = servedInScope(t, { kind: 'era', value: 'legacy' });
@@ -25,7 +25,10 @@ export function listCallerVolumes(db: Db, since: number): CallerVolume[] {
     .all();
 }
 
-/** The last UTC day since `since` each caller had served requests in a plan's scope. */
+/**
+ * The last UTC day since `since` each caller had served work requests in a plan's scope: a refused
+ * probe or a bare handshake puts no caller on a plan's deadline list.
+ */
 export function listScopeLastUse(db: Db, scope: { kind: PlanScopeKind; value: string }, since: number): Map<string, number> {
   const t = trafficDayTable;
   const rows = db

@@ -2,7 +2,7 @@ import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { legacyCallerDayTable } from './schema/index.js';
 
-/** How many distinct callers had served legacy requests, per UTC day. */
+/** How many distinct callers had served legacy work requests, per UTC day. */
 export function listLegacyCallerCounts(db: Db, from: number, to: number): { day: number; count: number }[] {
   const t = legacyCallerDayTable;
   return db

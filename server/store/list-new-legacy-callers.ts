@@ -4,20 +4,20 @@ import { integrationsTable, legacyCallerDayTable } from './schema/index.js';
 
 export interface NewLegacyCaller {
   integration: string;
-  /** The first UTC day the caller was served on the legacy path. */
+  /** The first UTC day the legacy path served the caller work. */
   firstDay: number;
   displayName: string | null;
   clientInfoName: string | null;
 }
 
 export interface NewLegacyCallers {
-  /** The first UTC day any caller was served on the legacy path; null before any was. */
+  /** The first UTC day the legacy path served any caller work; null before it did. */
   meteredSince: number | null;
-  /** Callers whose first served-legacy day is `sinceDay` or later, earliest first. */
+  /** Callers whose first day of served legacy work is `sinceDay` or later, earliest first. */
   callers: NewLegacyCaller[];
 }
 
-/** Callers first served on the legacy path since `sinceDay`, with what the registry knows of them. */
+/** Callers first served legacy work since `sinceDay`, with what the registry knows of them. */
 export function listNewLegacyCallers(db: Db, sinceDay: number): NewLegacyCallers {
   const t = legacyCallerDayTable;
   const firstDay = sql<number>`min(${t.day})`;

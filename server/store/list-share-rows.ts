@@ -2,17 +2,9 @@ import { and, gte, lt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { shareDayTable } from './schema/index.js';
 
-export interface ShareDayRow {
-  day: number;
-  era: string;
-  transport: string;
-  version: string;
-  outcome: string;
-  discover: boolean;
-  count: number;
-}
+export type ShareDayRow = typeof shareDayTable.$inferSelect;
 
-/** Requests per UTC day by era, transport, version and outcome, from the share rollup. */
+/** Client requests per UTC day by era, transport, version, outcome and request class, from the share rollup. */
 export function listShareRows(db: Db, from: number, to: number): ShareDayRow[] {
   return db
     .select()

@@ -1,5 +1,6 @@
 import { asc, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
+import type { ShareBasis } from '../protocol/work-request.js';
 import { brownoutsTable, plansTable, type PlanScopeKind } from './schema/index.js';
 
 export interface BrownoutRecord {
@@ -16,6 +17,8 @@ export interface PlanRecord {
   announceDate: string;
   retireDate: string;
   targetShare: number;
+  /** Which requests the plan's share counts. */
+  basis: ShareBasis;
   policyUrl: string | null;
   brownouts: BrownoutRecord[];
   createdAt: number;

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Bucket } from '../lib/time-bucket.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import { isLegacyServed } from '../protocol/served.js';
+import { isLegacyWorkServed } from '../protocol/served.js';
+import { classifyRequest } from '../protocol/work-request.js';
 import type { TallyBatch, TallyCell } from '../tally/tally-cell.js';
 import type { Db } from './open-database.js';
 import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
@@ -64,9 +65,9 @@ function prepareIntegrationUpsert(db: Db) {
 function prepareRollupUpserts(db: Db) {
   const share = db
     .insert(shareDayTable)
-    .values({ day: P('day'), era: P('era'), transport: P('transport'), version: P('version'), outcome: P('outcome'), discover: P('discover'), count: P('count') })
+    .values({ day: P('day'), era: P('era'), transport: P('transport'), version: P('version'), outcome: P('outcome'), requestClass: P('requestClass'), count: P('count') })
     .onConflictDoUpdate({
-      target: [shareDayTable.day, shareDayTable.era, shareDayTable.transport, shareDayTable.version, shareDayTable.outcome, shareDayTable.discover],
+      target: [shareDayTable.day, shareDayTable.era, shareDayTable.transport, shareDayTable.version, shareDayTable.outcome, shareDayTable.requestClass],
       set: { count: sql`${shareDayTable.count} + excluded.count` },
     })
     .prepare();
@@ -76,10 +77,11 @@ function prepareRollupUpserts(db: Db) {
     .onConflictDoUpdate({ target: [legacyCallerDayTable.day, legacyCallerDayTable.integration], set: { count: sql`${legacyCallerDayTable.count} + excluded.count` } })
     .prepare();
   return (cell: TallyCell) => {
-    if (cell.kind !== 'request') return;
+    const requestClass = classifyRequest(cell.kind, cell.method);
+    if (requestClass === null) return;
     const day = bucketStart(cell.minute, 'day');
-    share.run({ day, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, discover: cell.method === 'server/discover' ? 1 : 0, count: cell.count });
-    if (isLegacyServed(cell.era, cell.outcome)) legacyCaller.run({ day, integration: cell.integration, count: cell.count });
+    share.run({ day, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
+    if (isLegacyWorkServed(cell)) legacyCaller.run({ day, integration: cell.integration, count: cell.count });
   };
 }
 

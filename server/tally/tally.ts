@@ -1,4 +1,6 @@
 import { bucketStart } from '../lib/time-bucket.js';
+import { isLegacyWorkServed } from '../protocol/served.js';
+import { classifyRequest } from '../protocol/work-request.js';
 import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
 
 export interface TallyOptions {
@@ -73,7 +75,10 @@ export class Tally {
     const { labels } = entry;
     const version = labels.version ?? NO_VERSION;
     const admittedIntegration = this.integrations.admit(labels.integration);
-    let method = this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
+    // Negotiation and plumbing methods are a closed set the share tells apart from work: never folded.
+    const requestClass = classifyRequest(labels.kind, labels.method);
+    const fixedMethod = requestClass === 'negotiation' || requestClass === 'plumbing';
+    let method = fixedMethod || this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
     let versionLabel = this.versions.admit(version) ? version : OVERFLOW_LABEL;
     let integration = admittedIntegration ? labels.integration : OVERFLOW_LABEL;
     let folded = method !== labels.method || versionLabel !== version || integration !== labels.integration;
@@ -81,8 +86,9 @@ export class Tally {
     let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
     let cell = this.cells.get(key);
     if (cell === undefined && this.cells.size >= this.maxCells) {
-      // Closed-vocabulary labels (era, transport, reason, outcome) stay exact: the share depends on them.
-      method = versionLabel = integration = OVERFLOW_LABEL;
+      // Closed-vocabulary labels (era, transport, reason, outcome, a negotiation or plumbing method) stay exact: the share depends on them.
+      versionLabel = integration = OVERFLOW_LABEL;
+      if (!fixedMethod) method = OVERFLOW_LABEL;
       folded = true;
       key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
       cell = this.cells.get(key);
@@ -98,7 +104,8 @@ export class Tally {
     this.events += 1;
     this.pending += 1;
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.
-    if (admittedIntegration) this.sight(labels.integration, entry, labels.era === 'legacy', at);
+    // Only served legacy work makes it a legacy caller: a refused probe or a handshake does not.
+    if (admittedIntegration) this.sight(labels.integration, entry, isLegacyWorkServed(labels), at);
   }
 
   /** Hands over everything held and starts afresh. */

@@ -26,14 +26,14 @@ export function scopeOf(plan: Pick<PlanRecord, 'scopeKind' | 'scopeValue'>): Pla
 export const DEFAULT_CURVE_DAYS = 180;
 
 /**
- * One plan judged against measured traffic: its share curve (daily unless asked, the last 180
- * days unless asked), the weekly trend and the status with its reason.
+ * One plan judged against measured traffic on the plan's basis: its share curve (daily unless
+ * asked, the last 180 days unless asked), the weekly trend and the status with its reason.
  */
 export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
   const scope = scopeOf(plan);
   const to = options.to ?? now;
   const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
-  const share = loadShareView(db, { scope, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds });
+  const share = loadShareView(db, { scope, basis: plan.basis, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds });
   const status = computePlanStatus(
     { retireDate: planDay(plan.retireDate), announceDate: planDay(plan.announceDate), targetShare: plan.targetShare, label: summarizeScope(scope) },
     share.trend,

@@ -2,12 +2,15 @@ import { computeBucketStart, computeShareSeries, type ShareBucket, type SharePoi
 import { computeTrend, type Trend, type TrendThresholds } from '../analysis/compute-trend.js';
 import { computeWeekStart, WEEK_MS } from '../analysis/compute-week-start.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
+import type { ShareBasis } from '../protocol/work-request.js';
 import { listLegacyCallerCounts } from '../store/list-legacy-caller-counts.js';
 import { listShareRows } from '../store/list-share-rows.js';
 import type { Db } from '../store/open-database.js';
 
 export interface ShareView {
   scope: PlanScope;
+  /** Which requests the share counts. */
+  basis: ShareBasis;
   bucket: ShareBucket;
   from: number;
   to: number;
@@ -21,6 +24,7 @@ export interface ShareView {
 
 export interface ShareViewQuery {
   scope: PlanScope;
+  basis: ShareBasis;
   bucket: ShareBucket;
   from: number;
   to: number;
@@ -31,16 +35,16 @@ export interface ShareViewQuery {
 
 /** The share curve of one scope, with its trend: what the dashboard draws and the alerts judge. */
 export function loadShareView(db: Db, query: ShareViewQuery): ShareView {
-  const { scope, bucket, from, to, target, now, thresholds } = query;
+  const { scope, basis, bucket, from, to, target, now, thresholds } = query;
   // The trend looks back a fixed number of weeks from now, whatever range is displayed.
   // Read whole buckets: the series floors `from` to its bucket start, and so must the rows it gets.
   const trendFrom = Math.min(computeBucketStart(from, bucket), computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
   const readTo = Math.max(to, now);
-  const rows = listShareRows(db, trendFrom, readTo) as ShareRow[];
+  const rows: ShareRow[] = listShareRows(db, trendFrom, readTo);
   const callers = scope.kind === 'era' ? listLegacyCallerCounts(db, trendFrom, readTo) : [];
-  const series = computeShareSeries({ rows, legacyIntegrations: callers, scope, bucket, from, to });
-  const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, bucket: 'week', from: trendFrom, to: readTo });
+  const series = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket, from, to });
+  const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket: 'week', from: trendFrom, to: readTo });
   const trend = computeTrend(weekly, target, thresholds, now);
   const latest = [...series].reverse().find((point) => point.share !== null);
-  return { scope, bucket, from, to, target, series, trend, currentShare: latest?.share ?? null };
+  return { scope, basis, bucket, from, to, target, series, trend, currentShare: latest?.share ?? null };
 }

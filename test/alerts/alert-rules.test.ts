@@ -143,7 +143,7 @@ describe('new-legacy-integration', () => {
 
   test('the summary names the caller, its claim as a claim, and the day', () => {
     const [found] = check('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today, { displayName: 'Billing bot', clientInfoName: 'billing' })] }));
-    expect(found?.summary).toBe('New legacy caller Billing bot (claims to be "billing"): first served on the legacy path on 2027-01-15');
+    expect(found?.summary).toBe('New legacy caller Billing bot (claims to be "billing"): first served legacy work on 2027-01-15');
     expect(found?.details).toMatchObject({ integration: 'tok_a', firstLegacyDay: '2027-01-15' });
   });
 });

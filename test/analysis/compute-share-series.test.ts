@@ -3,16 +3,17 @@ import { describe, expect, test } from 'vitest';
 import { computeShareSeries, type ShareRow, type ShareSeriesInput } from '../../server/analysis/compute-share-series.js';
 import { DAY_MS, WEEK_MS } from '../../server/analysis/compute-week-start.js';
 import { ERAS, OUTCOMES, TRANSPORTS, type Outcome } from '../../server/protocol/vocabulary.js';
+import { REQUEST_CLASSES, SHARE_BASES } from '../../server/protocol/work-request.js';
 import { START } from './synthetic-series.js';
 
 const LEGACY = { kind: 'era', value: 'legacy' } as const;
 
 function row(overrides: Partial<ShareRow> = {}): ShareRow {
-  return { day: START, era: 'legacy', transport: 'streamable-http', version: '2025-06-18', outcome: 'served', discover: false, count: 1, ...overrides };
+  return { day: START, era: 'legacy', transport: 'streamable-http', version: '2025-06-18', outcome: 'served', requestClass: 'work', count: 1, ...overrides };
 }
 
-function oneDay(rows: ShareRow[], scope: ShareSeriesInput['scope'] = LEGACY) {
-  const points = computeShareSeries({ rows, legacyIntegrations: [], scope, bucket: 'day', from: START, to: START + DAY_MS });
+function oneDay(rows: ShareRow[], scope: ShareSeriesInput['scope'] = LEGACY, basis: ShareSeriesInput['basis'] = 'work-requests') {
+  const points = computeShareSeries({ rows, legacyIntegrations: [], scope, basis, bucket: 'day', from: START, to: START + DAY_MS });
   expect(points).toHaveLength(1);
   return points[0]!;
 }
@@ -54,13 +55,26 @@ describe('computeShareSeries', () => {
 
   test('keeps refused modern server/discover probes out of every column but probes, whatever the scope', () => {
     const rows = [
-      row({ era: 'modern', discover: true, outcome: 'unsupported-version', count: 6 }),
-      row({ era: 'modern', discover: true, outcome: 'cancelled', count: 1 }),
-      row({ era: 'modern', discover: true, outcome: 'served', count: 4 }), // answered: a real request
-      row({ era: 'legacy', discover: true, outcome: 'method-not-found', count: 2 }), // legacy: a real refusal
+      row({ era: 'modern', requestClass: 'negotiation', outcome: 'unsupported-version', count: 6 }),
+      row({ era: 'modern', requestClass: 'negotiation', outcome: 'cancelled', count: 1 }),
+      row({ era: 'modern', requestClass: 'negotiation', outcome: 'served', count: 4 }), // answered: a real request
+      row({ era: 'legacy', requestClass: 'negotiation', outcome: 'method-not-found', count: 2 }), // legacy: a real refusal
     ];
-    expect(oneDay(rows)).toMatchObject({ served: 4, inScope: 0, refused: 2, failed: 0, probes: 7 });
-    expect(oneDay(rows, { kind: 'transport', value: 'streamable-http' })).toMatchObject({ served: 4, inScope: 4, refused: 2, failed: 0, probes: 7 });
+    expect(oneDay(rows, LEGACY, 'all-requests')).toMatchObject({ served: 4, inScope: 0, refused: 2, failed: 0, probes: 7, negotiation: 4 });
+    expect(oneDay(rows, { kind: 'transport', value: 'streamable-http' }, 'all-requests')).toMatchObject({ served: 4, inScope: 4, refused: 2, failed: 0, probes: 7 });
+    expect(oneDay(rows)).toMatchObject({ served: 0, inScope: 0, share: null, refused: 2, failed: 0, probes: 7, negotiation: 4 });
+  });
+
+  test('on work requests, negotiation and plumbing stay out of the share and negotiation is counted beside it', () => {
+    const rows = [
+      row({ requestClass: 'work', count: 10 }),
+      row({ requestClass: 'negotiation', count: 10 }), // ten one-call legacy sessions
+      row({ era: 'modern', requestClass: 'work', count: 10 }),
+      row({ era: 'modern', requestClass: 'negotiation', count: 1 }), // one discover, then ten calls
+      row({ era: 'modern', requestClass: 'plumbing', count: 5 }),
+    ];
+    expect(oneDay(rows)).toMatchObject({ served: 20, inScope: 10, share: 0.5, negotiation: 11 });
+    expect(oneDay(rows, LEGACY, 'all-requests')).toMatchObject({ served: 36, inScope: 20, share: 20 / 36, negotiation: 11 });
   });
 
   test('a transport scope counts served requests on that transport, and has no integration column', () => {
@@ -86,7 +100,7 @@ describe('computeShareSeries', () => {
   });
 
   test('zero-fills every day in [from, to), in time order', () => {
-    const points = computeShareSeries({ rows: [row({ day: START + 2 * DAY_MS, count: 5 })], legacyIntegrations: [], scope: LEGACY, bucket: 'day', from: START, to: START + 5 * DAY_MS });
+    const points = computeShareSeries({ rows: [row({ day: START + 2 * DAY_MS, count: 5 })], legacyIntegrations: [], scope: LEGACY, basis: 'work-requests', bucket: 'day', from: START, to: START + 5 * DAY_MS });
     expect(points.map((p) => (p.start - START) / DAY_MS)).toEqual([0, 1, 2, 3, 4]);
     expect(points.map((p) => p.share)).toEqual([null, null, 1, null, null]);
     expect(points.map((p) => p.served)).toEqual([0, 0, 5, 0, 0]);
@@ -99,6 +113,7 @@ describe('computeShareSeries', () => {
       rows: [row({ day: START + 6 * DAY_MS, count: 2 }), row({ day: mondayNext, count: 3 }), row({ day: START + 14 * DAY_MS, count: 100 })],
       legacyIntegrations: [],
       scope: LEGACY,
+      basis: 'work-requests',
       bucket: 'week',
       from: START + 2 * DAY_MS, // a Wednesday
       to: sundayLate + 1 + DAY_MS, // Tuesday of the second week: that week is whole
@@ -113,7 +128,7 @@ describe('computeShareSeries', () => {
       { day: START + DAY_MS, count: 5 },
       { day: START + 8 * DAY_MS, count: 2 },
     ];
-    const input = { rows: [], legacyIntegrations, scope: LEGACY, from: START, to: START + 14 * DAY_MS } as const;
+    const input = { rows: [], legacyIntegrations, scope: LEGACY, basis: 'work-requests', from: START, to: START + 14 * DAY_MS } as const;
     expect(computeShareSeries({ ...input, bucket: 'week' }).map((p) => p.legacyIntegrations)).toEqual([5, 2]);
     expect(computeShareSeries({ ...input, bucket: 'day' }).slice(0, 3).map((p) => p.legacyIntegrations)).toEqual([3, 5, 0]);
   });
@@ -121,7 +136,7 @@ describe('computeShareSeries', () => {
   test('ignores rows outside the range and counts that are not positive numbers, and answers [] for an empty range', () => {
     const rows = [row({ day: START - DAY_MS, count: 50 }), row({ day: START + DAY_MS, count: 50 }), row({ count: Number.NaN }), row({ count: -4 }), row({ count: 2 })];
     expect(oneDay(rows)).toMatchObject({ served: 2, inScope: 2 });
-    expect(computeShareSeries({ rows, legacyIntegrations: [], scope: LEGACY, bucket: 'day', from: START, to: START })).toEqual([]);
+    expect(computeShareSeries({ rows, legacyIntegrations: [], scope: LEGACY, basis: 'work-requests', bucket: 'day', from: START, to: START })).toEqual([]);
   });
 
   test('share stays in [0, 1] and each request lands in at most one column (property)', () => {
@@ -131,13 +146,13 @@ describe('computeShareSeries', () => {
       transport: fc.constantFrom(...TRANSPORTS),
       version: fc.constantFrom('2024-11-05', '2025-06-18', '2026-07-28'),
       outcome: fc.constantFrom(...OUTCOMES),
-      discover: fc.boolean(),
+      requestClass: fc.constantFrom(...REQUEST_CLASSES),
       count: fc.integer({ min: 0, max: 1000 }),
     });
     const scopeArb = fc.constantFrom<ShareSeriesInput['scope']>(LEGACY, { kind: 'transport', value: 'http+sse' }, { kind: 'version', value: '2025-06-18' });
     fc.assert(
-      fc.property(fc.array(rowArb, { maxLength: 60 }), scopeArb, fc.constantFrom('day' as const, 'week' as const), (rows, scope, bucket) => {
-        const points = computeShareSeries({ rows, legacyIntegrations: [], scope, bucket, from: START, to: START + 3 * WEEK_MS });
+      fc.property(fc.array(rowArb, { maxLength: 60 }), scopeArb, fc.constantFrom(...SHARE_BASES), fc.constantFrom('day' as const, 'week' as const), (rows, scope, basis, bucket) => {
+        const points = computeShareSeries({ rows, legacyIntegrations: [], scope, basis, bucket, from: START, to: START + 3 * WEEK_MS });
         const total = rows.reduce((sum, r) => sum + r.count, 0);
         let columns = 0;
         for (const p of points) {

@@ -33,11 +33,11 @@ const ANALYSIS_IS_PURE: LayerRule = {
 describe('server/analysis purity', () => {
   const sources = analysisSources();
 
-  test('imports only itself, the protocol vocabulary and served predicates, the time-bucket helper and the Theil–Sen estimator', () => {
+  test('imports only itself, the protocol vocabulary, served and work-request predicates, the time-bucket helper and the Theil–Sen estimator', () => {
     expect(sources.length).toBeGreaterThan(5);
     expect(checkLayering(sources, [ANALYSIS_IS_PURE]).map(formatViolation)).toEqual([]);
     const outside = sources.flatMap((s) => importsOf(s).map((ref) => ref.specifier)).filter((spec) => !spec.startsWith('./'));
-    expect([...new Set(outside)].sort()).toEqual(['../lib/time-bucket.js', '../protocol/served.js', '../protocol/vocabulary.js', 'ml-regression-theil-sen']);
+    expect([...new Set(outside)].sort()).toEqual(['../lib/time-bucket.js', '../protocol/served.js', '../protocol/vocabulary.js', '../protocol/work-request.js', 'ml-regression-theil-sen']);
   });
 
   test('every file opens with a header that says it is pure, and stays within 200 lines', () => {
@@ -61,6 +61,7 @@ describe('analysis never throws for data reasons', () => {
       refused: fc.constant(0),
       failed: fc.constant(0),
       probes: fc.constant(0),
+      negotiation: fc.constant(0),
       legacyIntegrations: fc.constant(null),
     });
     const thresholds = fc.record({ windowWeeks: anyNumber, minPoints: anyNumber, alpha: anyNumber, flatSlopePerWeek: anyNumber, atRiskDays: anyNumber });
@@ -73,9 +74,9 @@ describe('analysis never throws for data reasons', () => {
     );
     fc.assert(
       fc.property(anyNumber, anyNumber, anyNumber, fc.constantFrom(...OUTCOMES), (day, count, span, outcome) => {
-        const rows = [{ day, era: 'legacy', transport: 'stdio', version: 'v', outcome, discover: false, count } as const];
+        const rows = [{ day, era: 'legacy', transport: 'stdio', version: 'v', outcome, requestClass: 'work', count } as const];
         const to = START + (Number.isFinite(span) ? Math.abs(span) % (30 * WEEK_MS) : WEEK_MS);
-        expect(Array.isArray(computeShareSeries({ rows, legacyIntegrations: [{ day, count }], scope: { kind: 'era', value: 'legacy' }, bucket: 'day', from: START, to }))).toBe(true);
+        expect(Array.isArray(computeShareSeries({ rows, legacyIntegrations: [{ day, count }], scope: { kind: 'era', value: 'legacy' }, basis: 'work-requests', bucket: 'day', from: START, to }))).toBe(true);
       }),
     );
   });

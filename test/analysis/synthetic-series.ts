@@ -41,7 +41,7 @@ export function dailyRows(options: DailyRowsOptions): ShareRow[] {
     const share = Math.min(1, Math.max(0, options.share(d) * (options.weekdayFactor?.(d % 7) ?? 1) * wobble));
     const legacy = Math.round(options.servedPerDay * share);
     const day = start + d * DAY_MS;
-    const base = { day, transport: 'streamable-http', discover: false } as const;
+    const base = { day, transport: 'streamable-http', requestClass: 'work' } as const;
     rows.push({ ...base, era: 'legacy', version: '2025-06-18', outcome: 'served', count: legacy });
     rows.push({ ...base, era: 'modern', version: '2026-07-28', outcome: 'served', count: options.servedPerDay - legacy });
   }
@@ -50,7 +50,7 @@ export function dailyRows(options: DailyRowsOptions): ShareRow[] {
 
 /** The weekly legacy-era series of `rows` over `weeks` weeks from START. */
 export function weeklySeries(rows: readonly ShareRow[], weeks: number, start = START): SharePoint[] {
-  return computeShareSeries({ rows, legacyIntegrations: [], scope: { kind: 'era', value: 'legacy' }, bucket: 'week', from: start, to: start + weeks * WEEK_MS });
+  return computeShareSeries({ rows, legacyIntegrations: [], scope: { kind: 'era', value: 'legacy' }, basis: 'work-requests', bucket: 'week', from: start, to: start + weeks * WEEK_MS });
 }
 
 /** Weekly points straight from shares (served fixed), for tests that skip the row stage. */
@@ -63,6 +63,7 @@ export function weeklyPoints(shares: readonly number[], start = START, served = 
     refused: 0,
     failed: 0,
     probes: 0,
+    negotiation: 0,
     legacyIntegrations: null,
   }));
 }

@@ -64,6 +64,7 @@ describe('plans and the share curve through the API', () => {
       targetShare: 0.005,
     });
     expect(created.status).toBe(201);
+    expect(created.body.basis).toBe('work-requests');
     expect(created.body.status.status).toBe('on-track');
     expect(created.body.status.reason).toMatch(/0\.50%/);
     expect(created.body.series.length).toBeGreaterThan(100);
@@ -78,6 +79,11 @@ describe('plans and the share curve through the API', () => {
 
     const share = await service.api(`/api/v1/share?plan=${id}&bucket=week`);
     expect(share.body.plan.status.status).toBe('off-track');
+    expect(share.body.basis).toBe('work-requests');
+
+    const allRequests = await send(service, 'PATCH', `/api/v1/plans/${id}`, { basis: 'all-requests' });
+    expect(allRequests.body.basis).toBe('all-requests');
+    expect((await service.api(`/api/v1/share?plan=${id}&bucket=week`)).body.basis).toBe('all-requests');
     expect(share.body.target).toBe(0.005);
 
     const archived = await send(service, 'DELETE', `/api/v1/plans/${id}`);
@@ -107,6 +113,8 @@ describe('plans and the share curve through the API', () => {
     ['POST', '/api/v1/plans', { name: 'x', scope: { kind: 'transport', value: 'pigeon' }, announceDate: day(0), retireDate: day(10) }, 'scope.value'],
     ['POST', '/api/v1/plans', { name: 'x', scope: { kind: 'era', value: 'legacy' }, announceDate: day(0), retireDate: day(10), colour: 'red' }, 'colour'],
     ['POST', '/api/v1/plans', { name: 'x', scope: { kind: 'era', value: 'legacy' }, announceDate: day(0), retireDate: day(10), brownouts: [{ startsAt: '2027-01-02T00:00:00Z', endsAt: '2027-01-01T00:00:00Z' }] }, 'brownouts.0.endsAt'],
+    ['POST', '/api/v1/plans', { name: 'x', scope: { kind: 'era', value: 'legacy' }, announceDate: day(0), retireDate: day(10), basis: 'sessions' }, 'basis'],
+    ['PATCH', '/api/v1/plans/1', { basis: 'work' }, 'basis'],
     ['PATCH', '/api/v1/plans/1', {}, undefined],
     ['PATCH', '/api/v1/plans/abc', { name: 'y' }, 'id'],
   ])('%s %s with bad input answers 400 naming the field', async (method, path, body, field) => {
@@ -133,6 +141,8 @@ describe('plans and the share curve through the API', () => {
     ['bucket=month', 'bucket'],
     ['target=2', 'target'],
     ['plan=1&scope=era:legacy', 'plan'],
+    ['plan=1&basis=all-requests', 'plan'],
+    ['basis=sessions', 'basis'],
     ['from=2020-01-01T00:00:00Z', 'from'],
     ['width=3', 'width'],
   ])('GET /share?%s answers 400 naming %s', async (query, parameter) => {

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ALERT_RULES } from '../../server/alerts/alert-rules.js';
+import { collectFindings, evaluateAlerts } from '../../server/alerts/evaluate-alerts.js';
+import { loadAlertContext } from '../../server/alerts/load-alert-context.js';
 import { DEFAULT_TREND_THRESHOLDS } from '../../server/analysis/compute-trend.js';
 import { computeDemoLegacyShare, DEMO_HISTORY_NODE, DEMO_HISTORY_SETTING, isDemoHistorySeeded, seedDemoHistory } from '../../server/demo/seed-demo-history.js';
 import { getPlan } from '../../server/store/get-plan.js';
@@ -29,7 +32,7 @@ describe('seedDemoHistory', () => {
     const summary = seedDemoHistory(temp.store.db, NOW);
     expect(summary.seeded).toBe(true);
     const plan = getPlan(temp.store.db, summary.planId!)!;
-    expect(plan).toMatchObject({ scopeKind: 'era', scopeValue: 'legacy', targetShare: 0.005, retireDate: '2027-01-06', announceDate: '2026-07-28' });
+    expect(plan).toMatchObject({ scopeKind: 'era', scopeValue: 'legacy', basis: 'work-requests', targetShare: 0.005, retireDate: '2027-01-06', announceDate: '2026-07-28' });
 
     const view = loadPlanView(temp.store.db, plan, NOW, DEFAULT_TREND_THRESHOLDS);
     expect(view.status.status).toBe('off-track');
@@ -49,6 +52,35 @@ describe('seedDemoHistory', () => {
     const probes = view.share.series.reduce((s, p) => s + p.probes, 0);
     expect(refused).toBeGreaterThan(0);
     expect(probes).toBeGreaterThan(0);
+  });
+
+  test('the demo plan is judged on work requests: its share is served legacy work over served work, as the store holds them', () => {
+    const summary = seedDemoHistory(temp.store.db, NOW);
+    const plan = getPlan(temp.store.db, summary.planId!)!;
+    const view = loadPlanView(temp.store.db, plan, NOW, DEFAULT_TREND_THRESHOLDS);
+    const today = Math.floor(NOW / DAY_MS) * DAY_MS;
+    const served = `kind = 'request' and outcome in ('served', 'served-as-legacy') and bucket_start = ${today}`;
+    const work = `method not in ('initialize', 'server/discover', 'ping', 'logging/setLevel')`;
+    const legacy = `(outcome = 'served-as-legacy' or era = 'legacy')`;
+    const sum = (where: string) => (temp.store.sqlite.prepare(`select sum(count) as n from traffic_day where ${where}`).get() as { n: number }).n;
+    const workShare = sum(`${served} and ${work} and ${legacy}`) / sum(`${served} and ${work}`);
+    expect(view.share.basis).toBe('work-requests');
+    expect(view.share.currentShare).toBe(workShare);
+    // Legacy sessions negotiate more often than modern connections: counting it would raise the share.
+    const allShare = sum(`${served} and ${legacy}`) / sum(served);
+    expect(allShare).toBeGreaterThan(workShare);
+    expect(view.share.series.at(-1)!.negotiation).toBe(sum(`${served} and method in ('initialize', 'server/discover')`));
+  });
+
+  test('two alert runs on the seeded history fire curve-flattened for the demo plan', () => {
+    const { planId } = seedDemoHistory(temp.store.db, NOW);
+    const metering = { lastFlushAt: NOW, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW };
+    const settings = { approachingDays: [30, 7, 1], noFlushMinutes: 10 };
+    const run = (at: number, previous: Parameters<typeof evaluateAlerts>[0]) =>
+      evaluateAlerts(previous, collectFindings(ALERT_RULES, loadAlertContext(temp.store.db, { now: at, thresholds: DEFAULT_TREND_THRESHOLDS, metering, settings })), at);
+    const first = run(NOW, []);
+    const second = run(NOW + 60_000, first.changed);
+    expect(second.transitions.map((t) => [t.alert.rule, t.alert.subject])).toContainEqual(['curve-flattened', `plan:${planId}`]);
   });
 
   test('identifiable callers carry most of the legacy volume; the anonymous installed base the rest', () => {
@@ -118,7 +150,7 @@ describe('seedDemoHistory', () => {
     try {
       const b = seedDemoHistory(other.store.db, NOW);
       expect(b).toEqual(a);
-      const dump = (t: TempDatabase) => t.store.sqlite.prepare('select * from share_day order by day, era, transport, version, outcome, discover').all();
+      const dump = (t: TempDatabase) => t.store.sqlite.prepare('select * from share_day order by day, era, transport, version, outcome, request_class').all();
       expect(dump(other)).toEqual(dump(temp));
     } finally {
       other.dispose();

@@ -120,6 +120,12 @@ describe('Tally', () => {
       expect(tally.stats().overflowedEvents).toBe(1);
     });
 
+    test('negotiation and plumbing methods are never folded, past either cap, so the share can still tell them from work', () => {
+      const { tally } = tallyAt(T0, { maxMethods: 1, maxCells: 1 });
+      for (const method of ['tools/call', 'tools/list', 'initialize', 'server/discover', 'ping', 'logging/setLevel']) tally.add(legacyEntry({ method }));
+      expect(tally.drain().cells.map((c) => c.method)).toEqual(['tools/call', 'other', 'initialize', 'server/discover', 'ping', 'logging/setLevel']);
+    });
+
     test('an admitted value stays admitted after a drain', () => {
       const { tally } = tallyAt(T0, { maxMethods: 1 });
       tally.add(legacyEntry({ method: 'tools/list' }));
@@ -189,6 +195,15 @@ describe('Tally', () => {
       const { tally } = tallyAt();
       tally.add(modernEntry());
       tally.add(modernEntry({ era: 'unknown', reason: 'invalid-json' }));
+      expect(tally.drain().integrations[0]?.lastLegacySeen).toBeUndefined();
+    });
+
+    test('leave last legacy seen empty for a caller whose legacy traffic is only a refused probe or a handshake', () => {
+      const { tally } = tallyAt();
+      tally.add(legacyEntry({ kind: 'stream-open', method: 'GET', reason: 'get-stream', version: '2025-03-26', outcome: 'client-error' }));
+      tally.add(legacyEntry({ method: 'initialize', reason: 'initialize' }));
+      tally.add(legacyEntry({ outcome: 'session-gone' }));
+      tally.add(modernEntry());
       expect(tally.drain().integrations[0]?.lastLegacySeen).toBeUndefined();
     });
 

@@ -43,10 +43,16 @@ describe('the dashboard', () => {
     expect(byKey.get('projection')!.data).toEqual([]);
     expect(chart.markers.lines).toContainEqual(expect.objectContaining({ at: Date.parse(`${share.plan.retireDate}T00:00:00Z`), label: `Retire ${share.plan.retireDate}` }));
 
-    // Refusals, failures and probes are drawn beside the share, in their own chart.
+    // The labels say which requests the share counts: the demo plan's basis, work requests.
+    expect(share.basis).toBe('work-requests');
+    expect(byKey.get('share')!.label).toContain('work requests');
+
+    // Refusals, failures, probes and negotiation are drawn beside the share, in their own chart.
     const outcomes = await readChart(page, 'outcomes');
-    expect(outcomes.datasets.map((d) => d.key)).toEqual(['refused', 'failed', 'probes']);
+    expect(outcomes.datasets.map((d) => d.key)).toEqual(['refused', 'failed', 'probes', 'negotiation']);
     expect(outcomes.datasets[2]!.data).toEqual(share.series.map((p: any) => ({ x: Date.parse(p.start), y: p.probes })));
+    expect(outcomes.datasets[3]!.data).toEqual(share.series.map((p: any) => ({ x: Date.parse(p.start), y: p.negotiation })));
+    expect(outcomes.datasets[3]!.data.some((p) => (p.y ?? 0) > 0)).toBe(true);
 
     expect(await page.getAttribute('[data-testid="plan-status-pill"]', 'data-status')).toBe('off-track');
     expect(await page.textContent('[data-testid="plan-reason"]')).toBe(share.plan.status.reason);
@@ -186,6 +192,7 @@ describe('the dashboard', () => {
 
     await page.fill('#plan-retire', isoDay(Date.now() + 90 * DAY_MS));
     await page.fill('#plan-policy', 'https://example.com/sse-sunset');
+    await page.selectOption('#plan-basis', 'all-requests');
     await page.click('[data-testid="plan-submit"]');
     const item = page.locator('[data-testid="plan-item"]', { hasText: 'Retire HTTP+SSE' });
     await item.waitFor();
@@ -193,7 +200,7 @@ describe('the dashboard', () => {
 
     const { body } = await service.api('/api/v1/plans');
     const listed = body.plans.find((p: any) => p.name === 'Retire HTTP+SSE');
-    expect(listed).toMatchObject({ scope: { kind: 'transport', value: 'http+sse' }, targetShare: 0.01, announceDate: today, policyUrl: 'https://example.com/sse-sunset' });
+    expect(listed).toMatchObject({ scope: { kind: 'transport', value: 'http+sse' }, targetShare: 0.01, basis: 'all-requests', announceDate: today, policyUrl: 'https://example.com/sse-sunset' });
     expect(shownStatus).toBe(listed.status.status);
     expect(await item.locator('[data-testid="plan-item-reason"]').textContent()).toBe(listed.status.reason);
     expect(await page.locator(`[data-testid="plan-select"] option[value="${listed.id}"]`).count()).toBe(1);

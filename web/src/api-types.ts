@@ -1,108 +1,31 @@
-/** The JSON shapes of /api/v1 the dashboard reads (server/api/to-json.ts and the routers). */
+/**
+ * The JSON shapes of /api/v1 the dashboard reads. Share, plans and integrations come from the
+ * server's own types (server/api/api-json.ts), so a server change that breaks the page fails the
+ * typecheck; the rest mirror the routers by hand.
+ */
 
-export type PlanStatusKind = 'met' | 'on-track' | 'at-risk' | 'off-track' | 'unknown';
-export type ScopeKind = 'era' | 'transport' | 'version';
-export type IntegrationStatus = 'unknown' | 'contacted' | 'migrating' | 'exempt' | 'done';
+import type { IntegrationJson, PlanJson } from '../../server/api/api-json.js';
+
+export type PlanStatusKind = PlanJson['status']['status'];
+export type ScopeKind = PlanJson['scope']['kind'];
+export type IntegrationStatus = IntegrationJson['status'];
 export type VolumeGroup = 'era' | 'transport' | 'version';
 
 export interface ApiErrorBody {
   error: { code: string; message: string; parameter?: string };
 }
 
-export interface SharePoint {
-  start: string;
-  served: number;
-  inScope: number;
-  share: number | null;
-  refused: number;
-  failed: number;
-  probes: number;
-  legacyIntegrations: number | null;
-}
-
-export interface Trend {
-  kind: 'fitted' | 'not-enough-data';
-  weeks: number;
-  reason: string;
-  currentShare: number | null;
-  significantDecrease: boolean;
-  slopePerWeek: number | null;
-  flat: boolean;
-  projection: { kind: 'reached' | 'crossing' | 'flat' | 'not-falling' | 'too-far'; date?: string } | null;
-  projectedDate: string | null;
-  line: { start: string; share: number }[];
-}
-
-export interface PlanStatus {
-  status: PlanStatusKind;
-  reason: string;
-  projectedDate: string | null;
-  daysToRetire: number;
-}
-
-export interface Plan {
-  id: number;
-  name: string;
-  scope: { kind: ScopeKind; value: string };
-  announceDate: string;
-  retireDate: string;
-  targetShare: number;
-  policyUrl: string | null;
-  brownouts: { startsAt: string; endsAt: string; note: string | null }[];
-  archivedAt: string | null;
-  status: PlanStatus;
-  currentShare: number | null;
-  trend: Trend;
-}
-
-export interface ShareResponse {
-  scope: { kind: ScopeKind; value: string };
-  bucket: 'day' | 'week';
-  from: string;
-  to: string;
-  target: number;
-  currentShare: number | null;
-  series: SharePoint[];
-  trend: Trend;
-  plan?: Plan;
-}
-
-export interface PlansResponse {
-  plans: Plan[];
-}
-
-export interface PlanDeadline {
-  planId: number;
-  planName: string;
-  state: 'ok' | 'fix-by' | 'overdue';
-  label: string;
-  lastUsedDay: string | null;
-}
-
-export interface Integration {
-  key: string;
-  source: string;
-  identifiable: boolean;
-  displayName: string | null;
-  owner: string | null;
-  contact: string | null;
-  status: IntegrationStatus;
-  notes: string | null;
-  claimsToBe: { name: string; version: string | null } | null;
-  firstSeen: string | null;
-  lastSeen: string | null;
-  lastLegacySeen: string | null;
-  legacyServed: number;
-  served: number;
-  legacyShare: number | null;
-  deadlines: PlanDeadline[];
-}
-
-export interface IntegrationsResponse {
-  windowDays: number;
-  split: { identifiable: number; unknown: number; total: number; identifiableShare: number | null };
-  integrations: Integration[];
-}
+export type {
+  IntegrationJson as Integration,
+  IntegrationsJson as IntegrationsResponse,
+  PlanJson as Plan,
+  PlansJson as PlansResponse,
+  PlanStatusJson as PlanStatus,
+  ShareBasis,
+  ShareJson as ShareResponse,
+  SharePointJson as SharePoint,
+  TrendJson as Trend,
+} from '../../server/api/api-json.js';
 
 export interface TrafficResponse {
   bucket: string;

@@ -41,6 +41,7 @@ export const COLORS = {
   refused: '#b91c1c',
   failed: '#6b7280',
   probes: '#7c3aed',
+  negotiation: '#0e7490',
   grid: 'rgba(17, 24, 39, 0.08)',
   text: '#374151',
 } as const;

@@ -1,4 +1,5 @@
 /** Formatting only: the API computes every number, the page just writes it down. */
+import type { ShareBasis } from './api-types.js';
 
 const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const SHORT_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -61,4 +62,9 @@ export const STATUS_LABEL: Readonly<Record<string, string>> = {
 export function formatScope(scope: { kind: string; value: string }): string {
   if (scope.kind === 'era') return 'Legacy era';
   return `${scope.kind === 'transport' ? 'Transport' : 'Version'} ${scope.value}`;
+}
+
+/** What a share counts, in words: "work requests" or "all requests". */
+export function formatBasis(basis: ShareBasis): string {
+  return basis === 'all-requests' ? 'all requests' : 'work requests';
 }

@@ -1,9 +1,10 @@
 /**
  * Creates a plan (POST) or edits one (PATCH) from one form. The target is typed as a percentage
- * and sent as a share; the server validates everything and its error names the field.
+ * and sent as a share, beside the basis it is a share of; the server validates everything and its
+ * error names the field.
  */
 import { ApiError, type ApiClient } from './api-client.js';
-import type { Plan, ScopeKind } from './api-types.js';
+import type { Plan, ScopeKind, ShareBasis } from './api-types.js';
 import { byId, errorLine, replaceChildren } from './dom.js';
 
 export interface PlanForm {
@@ -59,6 +60,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       announceDate: control('announceDate').value,
       retireDate: control('retireDate').value,
       targetShare: Number(control('targetPercent').value) / 100,
+      basis: control('basis').value as ShareBasis,
       policyUrl: policyUrl === '' ? null : policyUrl,
     };
     submit.disabled = true;
@@ -92,6 +94,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       control('announceDate').value = plan.announceDate;
       control('retireDate').value = plan.retireDate;
       control('targetPercent').value = String(Number((plan.targetShare * 100).toPrecision(6)));
+      control('basis').value = plan.basis;
       control('policyUrl').value = plan.policyUrl ?? '';
       showScopeValue();
       form.scrollIntoView({ block: 'nearest' });

@@ -1,7 +1,7 @@
 /** The masthead: which plan, its status pill and reason, and the four numbers a reviewer asks for. */
 import type { Plan, ShareResponse } from './api-types.js';
 import { h, replaceChildren } from './dom.js';
-import { formatDay, formatDaysAway, formatScope, formatShare, STATUS_LABEL } from './format.js';
+import { formatBasis, formatDay, formatDaysAway, formatScope, formatShare, STATUS_LABEL } from './format.js';
 
 export interface HeaderElements {
   select: HTMLSelectElement;
@@ -62,6 +62,6 @@ export function renderHeader(els: HeaderElements, plan: Plan | undefined, share:
     kpi('Current share', formatShare(share.currentShare), 'current-share', formatScope(share.scope)),
     kpi('Projected date', projectedText(share), 'projected-date', share.trend.kind === 'fitted' ? `from ${share.trend.weeks} complete weeks` : undefined),
     plan === undefined ? null : kpi('Retire date', formatDay(plan.retireDate), 'retire-date', formatDaysAway(plan.status.daysToRetire)),
-    kpi('Target', formatShare(share.target), 'target-share', 'of served requests'),
+    kpi('Target', formatShare(share.target), 'target-share', `of served ${formatBasis(share.basis)}`),
   );
 }

@@ -1,13 +1,14 @@
 /**
  * The legacy-share curve: daily share points, the fitted trend (extended to the projected
  * crossing), the target as a horizontal line, the retire date as a vertical marker and the
- * crossing as a labelled point. Refusals, failures and era probes get their own small chart below,
- * never mixed into the share.
+ * crossing as a labelled point. The labels say which requests the share counts (work requests or
+ * all requests). Refusals, failures, era probes and negotiation (initialize, server/discover) get
+ * their own small chart below, never mixed into the share.
  */
 import type { ChartDataset, TooltipItem } from 'chart.js';
 import type { Plan, ShareResponse } from './api-types.js';
 import { Chart, COLORS, type SunsetMarkers } from './chart-setup.js';
-import { formatCount, formatDay, formatShare, formatTickShare } from './format.js';
+import { formatBasis, formatCount, formatDay, formatShare, formatTickShare } from './format.js';
 
 const DAY_MS = 86_400_000;
 /** The x axis stretches to the retire date or the crossing, but not past two years ahead. */
@@ -22,7 +23,7 @@ export interface SharePointDatum {
 
 /** Datasets carry a stable `key` so tests and tooltips can find them whatever their label. */
 export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'trend' | 'target' | 'projection' };
-export type KeyedBarDataset = ChartDataset<'bar', SharePointDatum[]> & { key: 'refused' | 'failed' | 'probes' };
+export type KeyedBarDataset = ChartDataset<'bar', SharePointDatum[]> & { key: 'refused' | 'failed' | 'probes' | 'negotiation' };
 
 export interface ShareCharts {
   share: Chart<'line', SharePointDatum[]>;
@@ -89,6 +90,7 @@ function planDay(date: string): number {
 
 /** Redraws both charts from one /share answer; `plan` adds the retire and announce markers. */
 export function updateShareCharts(charts: ShareCharts, response: ShareResponse, plan: Plan | undefined, scopeLabel: string): void {
+  const basis = formatBasis(response.basis);
   const series = response.series.map((p): SharePointDatum => ({ x: Date.parse(p.start), y: p.share, served: p.served, inScope: p.inScope }));
   const min = series[0]?.x ?? Date.parse(response.from);
   const end = Date.parse(response.to);
@@ -99,7 +101,7 @@ export function updateShareCharts(charts: ShareCharts, response: ShareResponse, 
   const projection: SharePointDatum[] = projectedAt === undefined ? [] : [{ x: projectedAt, y: response.target }];
   const projectionLabel = response.trend.projection?.kind === 'reached' ? 'Reached target' : 'Projected crossing';
   const datasets: KeyedLineDataset[] = [
-    { key: 'share', label: `${scopeLabel} share (daily)`, data: series, borderColor: COLORS.share, backgroundColor: COLORS.share, borderWidth: 1.5, pointRadius: 1.5, pointHoverRadius: 4, spanGaps: false, order: 1 },
+    { key: 'share', label: `${scopeLabel} share of ${basis} (daily)`, data: series, borderColor: COLORS.share, backgroundColor: COLORS.share, borderWidth: 1.5, pointRadius: 1.5, pointHoverRadius: 4, spanGaps: false, order: 1 },
     {
       key: 'trend',
       label: 'Fitted trend',
@@ -148,7 +150,7 @@ export function updateShareCharts(charts: ShareCharts, response: ShareResponse, 
     borderWidth: 0,
   });
   const outcomes = charts.outcomes;
-  outcomes.data.datasets = [bars('refused', 'Refused (in scope)', COLORS.refused), bars('failed', 'Failed (in scope)', COLORS.failed), bars('probes', 'Era probes', COLORS.probes)];
+  outcomes.data.datasets = [bars('refused', 'Refused (in scope)', COLORS.refused), bars('failed', 'Failed (in scope)', COLORS.failed), bars('probes', 'Era probes', COLORS.probes), bars('negotiation', 'Negotiation (initialize, discover)', COLORS.negotiation)];
   Object.assign(outcomes.options.scales!.x!, { min, max });
   outcomes.update();
 }

@@ -1,4 +1,5 @@
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { SHARE_BASES } from '../../protocol/work-request.js';
 
 export const PLAN_SCOPE_KINDS = ['era', 'transport', 'version'] as const;
 export type PlanScopeKind = (typeof PLAN_SCOPE_KINDS)[number];
@@ -12,6 +13,8 @@ export const plansTable = sqliteTable('plans', {
   announceDate: text('announce_date').notNull(), // YYYY-MM-DD, UTC
   retireDate: text('retire_date').notNull(), // YYYY-MM-DD, UTC
   targetShare: real('target_share').notNull().default(0.005),
+  // Which requests the plan's share counts: work requests unless the plan chose all requests.
+  basis: text('basis', { enum: SHARE_BASES }).notNull().default('work-requests'),
   policyUrl: text('policy_url'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),

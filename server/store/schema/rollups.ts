@@ -3,23 +3,29 @@
  * daily count of legacy callers read a few hundred rows instead of a year of per-caller traffic.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ERAS, OUTCOMES, TRANSPORTS } from '../../protocol/vocabulary.js';
+import { REQUEST_CLASSES } from '../../protocol/work-request.js';
 
-/** Requests per UTC day by the dimensions the share needs; `discover` marks server/discover. */
+/**
+ * Client requests per UTC day by the dimensions the share needs. `request_class` tells work from
+ * negotiation (initialize, server/discover) and plumbing (ping, logging/setLevel), so the share can
+ * count work only and show negotiation beside it.
+ */
 export const shareDayTable = sqliteTable(
   'share_day',
   {
     day: integer('day').notNull(),
-    era: text('era').notNull(),
-    transport: text('transport').notNull(),
+    era: text('era', { enum: ERAS }).notNull(),
+    transport: text('transport', { enum: TRANSPORTS }).notNull(),
     version: text('version').notNull(),
-    outcome: text('outcome').notNull(),
-    discover: integer('discover', { mode: 'boolean' }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
+    requestClass: text('request_class', { enum: REQUEST_CLASSES }).notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ name: 'share_day_pk', columns: [t.day, t.era, t.transport, t.version, t.outcome, t.discover] })],
+  (t) => [primaryKey({ name: 'share_day_pk', columns: [t.day, t.era, t.transport, t.version, t.outcome, t.requestClass] })],
 );
 
-/** Served legacy requests per caller and UTC day: its rows per day are the day's legacy callers. */
+/** Served legacy work requests per caller and UTC day: its rows per day are the day's legacy callers. */
 export const legacyCallerDayTable = sqliteTable(
   'legacy_caller_day',
   {

@@ -3,19 +3,20 @@
  * over long ranges never scan minute rows.
  */
 import { index, integer, primaryKey, sqliteTable, text, type SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
+import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../protocol/vocabulary.js';
 
 function trafficColumns() {
   return {
     bucketStart: integer('bucket_start').notNull(), // epoch ms, UTC bucket start
     node: text('node').notNull(),
-    era: text('era').notNull(),
-    transport: text('transport').notNull(),
-    reason: text('reason').notNull(),
+    era: text('era', { enum: ERAS }).notNull(),
+    transport: text('transport', { enum: TRANSPORTS }).notNull(),
+    reason: text('reason', { enum: REASONS }).notNull(),
     version: text('version').notNull(),
     method: text('method').notNull(),
     // request, notification, response, stream-open, session-delete or other: the share counts requests only.
-    kind: text('kind').notNull(),
-    outcome: text('outcome').notNull(),
+    kind: text('kind', { enum: MESSAGE_KINDS }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
     integration: text('integration').notNull(),
     count: integer('count').notNull(),
     // How many of `count` carried modern headers that disagreed with the body.

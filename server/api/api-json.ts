@@ -1,0 +1,19 @@
+/**
+ * The JSON shapes of /api/v1 that the dashboard reads, as the server builds them: types only, so
+ * web/ imports them and a change here that breaks the page fails the dashboard's typecheck.
+ */
+import type { integrationToJson, integrationsToJson, planViewToJson, shareToJson, statusToJson, trendToJson } from './to-json.js';
+
+export type ShareBasis = ShareJson['basis'];
+export type SharePointJson = ShareJson['series'][number];
+export type TrendJson = ReturnType<typeof trendToJson>;
+export type PlanStatusJson = ReturnType<typeof statusToJson>;
+/** A plan as GET /plans lists it; GET /plans/:id adds the daily series. */
+export type PlanJson = ReturnType<typeof planViewToJson>;
+/** GET /share; with `plan`, the plan's judgement too. */
+export type ShareJson = ReturnType<typeof shareToJson> & { plan?: PlanJson };
+export interface PlansJson {
+  plans: PlanJson[];
+}
+export type IntegrationJson = ReturnType<typeof integrationToJson>;
+export type IntegrationsJson = ReturnType<typeof integrationsToJson>;
