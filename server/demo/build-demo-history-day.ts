@@ -4,6 +4,7 @@
  * with it, plus a few refusals, failures and era-negotiation probes. Pure apart from the random
  * source it is handed.
  */
+import { METHOD } from '../protocol/method-names.js';
 import type { Reason } from '../protocol/vocabulary.js';
 import type { TallyCell, TrafficLabels } from '../tally/tally-cell.js';
 import type { DemoHistoryCaller } from './demo-history-callers.js';
@@ -82,8 +83,8 @@ export function buildDemoHistoryDay(day: DemoHistoryDay, callers: readonly DemoH
       const inSession: Reason = sse ? 'sse-message' : 'session-header';
       for (const [method, part] of LEGACY_WORK) add({ ...base, reason: inSession, method, kind: 'request', outcome: 'served' }, onPath * part);
       const sessions = onPath / LEGACY_CALLS_PER_SESSION;
-      add({ ...base, reason: 'initialize', method: 'initialize', kind: 'request', outcome: 'served' }, sessions);
-      add({ ...base, reason: 'initialize', method: 'notifications/initialized', kind: 'notification', outcome: 'accepted' }, sessions);
+      add({ ...base, reason: 'initialize', method: METHOD.initialize, kind: 'request', outcome: 'served' }, sessions);
+      add({ ...base, reason: 'initialize', method: METHOD.initialized, kind: 'notification', outcome: 'accepted' }, sessions);
       add({ ...base, reason: inSession, method: 'ping', kind: 'request', outcome: 'served' }, onPath / LEGACY_CALLS_PER_PING);
     }
   }
@@ -92,15 +93,15 @@ export function buildDemoHistoryDay(day: DemoHistoryDay, callers: readonly DemoH
     const base = { era: 'modern', transport: caller.modern.transport, reason: 'modern-meta', version: MODERN_VERSION, kind: 'request', integration: caller.key } as const;
     for (const [method, part] of MODERN_WORK) add({ ...base, method, outcome: 'served' }, volume * part);
     // Only auto-negotiating clients ask server/discover; pinned ones never negotiate at all.
-    if (caller.modern.negotiates) add({ ...base, method: 'server/discover', outcome: 'served' }, volume / MODERN_CALLS_PER_CONNECTION);
+    if (caller.modern.negotiates) add({ ...base, method: METHOD.discover, outcome: 'served' }, volume / MODERN_CALLS_PER_CONNECTION);
   }
 
   // Refused: old installs asking for a version the server dropped. Failed: the odd server error.
   // Probes: auto clients asking legacy-only nodes of the fleet which eras they speak.
   const extras = (mean: number) => day.scale * mean * (0.4 + 1.2 * day.random());
-  add({ era: 'legacy', transport: 'streamable-http', reason: 'initialize', version: REFUSED_VERSION, method: 'initialize', kind: 'request', outcome: 'unsupported-version', integration: 'anonymous' }, extras(4));
+  add({ era: 'legacy', transport: 'streamable-http', reason: 'initialize', version: REFUSED_VERSION, method: METHOD.initialize, kind: 'request', outcome: 'unsupported-version', integration: 'anonymous' }, extras(4));
   add({ era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-11-25', method: 'tools/call', kind: 'request', outcome: 'server-error', integration: 'anonymous' }, extras(2));
   add({ era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: MODERN_VERSION, method: 'tools/call', kind: 'request', outcome: 'server-error', integration: 'anonymous' }, extras(3));
-  add({ era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: MODERN_VERSION, method: 'server/discover', kind: 'request', outcome: 'method-not-found', integration: 'anonymous' }, extras(14));
+  add({ era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: MODERN_VERSION, method: METHOD.discover, kind: 'request', outcome: 'method-not-found', integration: 'anonymous' }, extras(14));
   return cells;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Era } from '../protocol/vocabulary.js';
+import { isWorkRequest } from '../protocol/work-request.js';
 import { listTraffic } from '../store/list-traffic.js';
 import type { Db } from '../store/open-database.js';
 import { settingsTable } from '../store/schema/index.js';
@@ -9,8 +10,6 @@ import { DEMO_HISTORY_NODE, DEMO_HISTORY_SETTING } from './seed-demo-history.js'
 const DAY_MS = 86_400_000;
 /** A week, so weekdays and the quieter weekend both count. */
 const MEASURED_DAYS = 7;
-/** Negotiation and plumbing: requests that are not work, so the share leaves them out. */
-const NOT_WORK = new Set(['initialize', 'server/discover', 'ping', 'logging/setLevel']);
 
 /**
  * The average day of the seeded history's last full week before it was seeded: served work
@@ -28,7 +27,7 @@ export function measureDemoHistoryDay(db: Db): DemoDay | undefined {
       groupBy: 'method',
       filters: { node: DEMO_HISTORY_NODE, era, kind: 'request', outcome: 'served' },
     });
-    return Object.entries(totals).reduce((sum, [method, count]) => (NOT_WORK.has(method) ? sum : sum + count), 0);
+    return Object.entries(totals).reduce((sum, [method, count]) => (isWorkRequest('request', method) ? sum + count : sum), 0);
   };
   const legacy = servedWork('legacy');
   const total = legacy + servedWork('modern');

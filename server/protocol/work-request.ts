@@ -5,10 +5,11 @@
  * curve with connection habits, so by default the share counts work requests only:
  * client requests that are neither negotiation nor plumbing.
  */
+import { METHOD } from './method-names.js';
 import type { MessageKind } from './vocabulary.js';
 
 /** The handshakes: `initialize` opens a legacy session, `server/discover` asks a modern server what it speaks. */
-export const NEGOTIATION_METHODS = ['initialize', 'server/discover'] as const;
+export const NEGOTIATION_METHODS = [METHOD.initialize, METHOD.discover] as const;
 
 /**
  * Keep-alive and session housekeeping: a `ping` and `logging/setLevel` are sent on a client's own

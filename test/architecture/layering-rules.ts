@@ -102,8 +102,10 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'views',
-    may: ['server/store', 'server/analysis', 'server/lib'],
-    rationale: 'Views compose store reads with analysis for both the API and the alerts; knowing either consumer, or HTTP, would tie one to the other.',
+    may: ['server/store', 'server/analysis', 'server/protocol', 'server/lib'],
+    rationale:
+      'Views compose store reads with analysis for both the API and the alerts, in the protocol\'s words (the share\'s basis); '
+      + 'knowing either consumer, or HTTP, would tie one to the other.',
   },
   {
     folder: 'alerts',

@@ -11,6 +11,7 @@ import { runDemoSession } from '../../server/demo/run-demo-session.js';
 import { seedDemoHistory } from '../../server/demo/seed-demo-history.js';
 import { withDemoIdentity } from '../../server/demo/with-demo-identity.js';
 import { createCallerIdentifier } from '../../server/sidecar/identify-caller.js';
+import { isWorkRequest } from '../../server/protocol/work-request.js';
 import { getInstallSecret } from '../../server/store/get-install-secret.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
@@ -48,13 +49,12 @@ const DAY_MS = 86_400_000;
 /** Simulated time per real time: 8 s of the test stand for 40 minutes of demo, if the machine keeps up. */
 const PACE = 300;
 const RUN_MS = 8_000;
-const NOT_WORK = new Set(['initialize', 'server/discover', 'ping', 'logging/setLevel']);
 
 /** Served work requests by era, from the traffic API grouped by method, with negotiation and plumbing left out. */
 async function servedWork(service: TestService, filters: Record<string, string>): Promise<{ legacy: number; modern: number }> {
   const work = async (era: string) => {
     const totals = await trafficTotals(service, 'method', { ...filters, era, kind: 'request', outcome: 'served' });
-    return Object.entries(totals).reduce((sum, [method, count]) => (NOT_WORK.has(method) ? sum : sum + count), 0);
+    return Object.entries(totals).reduce((sum, [method, count]) => (isWorkRequest('request', method) ? sum + count : sum), 0);
   };
   return { legacy: await work('legacy'), modern: await work('modern') };
 }
