@@ -11,8 +11,8 @@ import { parseInput } from './parse-input.js';
 import { iso } from './to-json.js';
 
 export interface AlertsRouterDeps {
-  /** The open store; undefined when it could not be opened (every endpoint answers 503 then). */
-  db: Db | undefined;
+  db: () => Db;
+  /** Undefined when the store could not be opened: evaluating then answers 503. */
   runner: AlertRunner | undefined;
 }
 
@@ -45,10 +45,7 @@ function transitionToJson(transition: AlertRun['transitions'][number]) {
 /** Alerts: list by state, read one with its deliveries, evaluate the rules now. */
 export function createAlertsRouter(deps: AlertsRouterDeps): Router {
   const router = Router();
-  const db = () => {
-    if (deps.db === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
-    return deps.db;
-  };
+  const { db } = deps;
   const list = (state?: AlertRecord['state']) => listAlerts(db(), state === undefined ? {} : { state }).map((a) => ({ ...alertToJson(a), deliverySummary: summaryToJson(a.deliverySummary) }));
 
   router.get('/alerts', (req, res) => {

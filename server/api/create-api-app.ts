@@ -1,9 +1,13 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
+import type { AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
 import type { Db } from '../store/open-database.js';
+import { createAlertsRouter } from './alerts-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
+import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
+import { flushBeforeRead } from './flush-before-read.js';
 import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
 import { createPlansRouter } from './plans-router.js';
@@ -15,14 +19,16 @@ export interface ApiDeps {
   /** The open store, or undefined when it could not be opened. */
   db: Db | undefined;
   now: () => number;
+  /** Writes the counts still held in memory, before every API call. */
   beforeRead: () => void;
   health: () => MeteringHealth;
   registry: Registry;
   thresholds: TrendThresholds;
   adminToken: string | undefined;
   onUnexpectedError: (error: unknown) => void;
-  /** Further routers under /api/v1 (alerts), mounted after the built-in ones. */
-  extraRouters?: RequestHandler[];
+  /** Undefined without a store. */
+  alertRunner: AlertRunner | undefined;
+  fleet: Omit<FleetRouterDeps, 'db'>;
   /** Serves the dashboard's static files at /, when given. */
   dashboard?: RequestHandler;
 }
@@ -36,15 +42,19 @@ export function createApiApp(deps: ApiDeps): Express {
     if (deps.db === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
     return deps.db;
   };
-  const shared = { db, now: deps.now, beforeRead: deps.beforeRead };
+  const { now, thresholds } = deps;
+  const routers: Router[] = [
+    createTrafficRouter({ db, now }),
+    createShareRouter({ db, now, thresholds }),
+    createPlansRouter({ db, now, thresholds }),
+    createIntegrationsRouter({ db, now }),
+    createAlertsRouter({ db, runner: deps.alertRunner }),
+    createFleetRouter({ db, ...deps.fleet }),
+  ];
   app.use(createHealthRouter({ health: deps.health, registry: deps.registry }));
   app.use('/api', requireAdminToken(deps.adminToken));
   app.use('/api', express.json({ limit: '256kb' }));
-  app.use('/api/v1', createTrafficRouter(shared));
-  app.use('/api/v1', createShareRouter({ ...shared, thresholds: deps.thresholds }));
-  app.use('/api/v1', createPlansRouter({ ...shared, thresholds: deps.thresholds }));
-  app.use('/api/v1', createIntegrationsRouter(shared));
-  for (const router of deps.extraRouters ?? []) app.use('/api/v1', router);
+  app.use('/api/v1', flushBeforeRead(deps.beforeRead), ...routers);
   app.use('/api', (req, _res, next) => next(new AppError('not_found', `no such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
   if (deps.dashboard !== undefined) app.use(deps.dashboard);
   app.use(createErrorMiddleware(deps.onUnexpectedError));

@@ -12,7 +12,6 @@ import { integrationToJson, integrationsToJson } from './to-json.js';
 export interface IntegrationsRouterDeps {
   db: () => Db;
   now: () => number;
-  beforeRead: () => void;
 }
 
 const text = (max: number) => z.string().trim().max(max).nullable().transform((v) => (v === '' ? null : v));
@@ -43,20 +42,17 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
 
   router.get('/integrations', (req, res) => {
     parseInput(z.object({}).strict(), req.query);
-    deps.beforeRead();
     res.json(integrationsToJson(load()));
   });
 
   router.get('/integrations/:key', (req, res) => {
     const { key } = parseInput(keyParam, req.params);
-    deps.beforeRead();
     res.json(integrationToJson(find(key)));
   });
 
   router.patch('/integrations/:key', (req, res) => {
     const { key } = parseInput(keyParam, req.params);
     const patch = parseInput(patchSchema, req.body);
-    deps.beforeRead();
     if (updateIntegration(deps.db(), key, patch, deps.now()) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
     res.json(integrationToJson(find(key)));
   });

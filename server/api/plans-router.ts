@@ -17,7 +17,6 @@ export interface PlansRouterDeps {
   db: () => Db;
   now: () => number;
   thresholds: TrendThresholds;
-  beforeRead: () => void;
 }
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -48,7 +47,6 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
 
   router.get('/plans', (req, res) => {
     const query = parseInput(listQuery, req.query);
-    deps.beforeRead();
     res.json({ plans: listPlans(deps.db(), { includeArchived: query.includeArchived === 'true' }).map((plan) => view(plan, false)) });
   });
 
@@ -56,13 +54,11 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const input = parseInput(planCreateSchema, req.body);
     checkDates(input);
     const plan = insertPlan(deps.db(), toRecordFields(input) as PlanInput, deps.now());
-    deps.beforeRead();
     res.status(201).location(`/api/v1/plans/${plan.id}`).json(view(plan, true));
   });
 
   router.get('/plans/:id', (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    deps.beforeRead();
     res.json(view(find(id), true));
   });
 
@@ -72,7 +68,6 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const current = find(id);
     checkDates({ announceDate: patch.announceDate ?? current.announceDate, retireDate: patch.retireDate ?? current.retireDate });
     const plan = updatePlan(deps.db(), id, toRecordFields(patch), deps.now())!;
-    deps.beforeRead();
     res.json(view(plan, true));
   });
 

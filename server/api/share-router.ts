@@ -59,7 +59,6 @@ export interface ShareRouterDeps {
   db: () => Db;
   now: () => number;
   thresholds: TrendThresholds;
-  beforeRead: () => void;
 }
 
 /** GET /share: the in-scope share curve on a basis (work requests unless asked) with its trend; with `plan`, the plan's status too. */
@@ -68,7 +67,6 @@ export function createShareRouter(deps: ShareRouterDeps): Router {
   router.get('/share', (req, res) => {
     const now = deps.now();
     const query = parseInput(shareQuerySchema(now), req.query);
-    deps.beforeRead();
     const db = deps.db();
     if (query.plan !== undefined) {
       const plan = getPlan(db, query.plan);

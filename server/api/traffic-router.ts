@@ -7,8 +7,6 @@ import { trafficQuerySchema } from './traffic-query-schema.js';
 export interface TrafficRouterDeps {
   db: () => Db;
   now: () => number;
-  /** Makes counts still held in memory readable first. */
-  beforeRead: () => void;
 }
 
 /** GET /traffic: counts per bucket, grouped by one dimension, with exact-match filters. */
@@ -16,7 +14,6 @@ export function createTrafficRouter(deps: TrafficRouterDeps): Router {
   const router = Router();
   router.get('/traffic', (req, res) => {
     const query = parseInput(trafficQuerySchema(deps.now()), req.query);
-    deps.beforeRead();
     res.json(listTraffic(deps.db(), query));
   });
   return router;

@@ -1,9 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createAlertRunner } from '../alerts/run-alerts.js';
 import { scheduleAlerts } from '../alerts/schedule-alerts.js';
-import { createAlertsRouter } from '../api/alerts-router.js';
 import { createApiApp } from '../api/create-api-app.js';
-import { createFleetRouter } from '../api/fleet-router.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
 import { createFleetHoldOffs } from '../fleet/fleet-hold-offs.js';
 import { runFleetCheck } from '../fleet/run-fleet-check.js';
@@ -113,10 +111,6 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       probeNode: (node) => probe({ name: node.name, target: { kind: 'http', url: node.url } }, { probeTimeoutMs: config.fleet.timeoutMs, initializeTimeoutMs: config.fleet.timeoutMs, attempts: 1 }),
     });
   };
-  const fleetDb = () => {
-    if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
-    return store.db;
-  };
 
   const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
   const api = createServer(
@@ -129,7 +123,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       thresholds: config.analysis,
       adminToken: config.adminToken,
       dashboard: serveDashboard(),
-      extraRouters: [createAlertsRouter({ db: store?.db, runner: alertRunner }), createFleetRouter({ db: fleetDb, nodes: fleetNodes.map((n) => n.name), check: checkFleet })],
+      alertRunner,
+      fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
     }),
   );

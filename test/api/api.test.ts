@@ -139,4 +139,17 @@ describe('the HTTP API', () => {
     expect(text).toContain('mcp_sunset_dropped_events 0');
     expect(text).not.toMatch(/tok_|secret-token|integration=/);
   });
+
+  test.each(['/api/v1/traffic', '/api/v1/share', '/api/v1/plans', '/api/v1/integrations', '/api/v1/alerts', '/api/v1/fleet'])('%s writes the counts held in memory before it answers', async (path) => {
+    const response = await fetch(new URL('/mcp', service.sidecarUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }),
+    });
+    await response.text();
+    // /healthz is outside /api and never flushes, so it shows what is still held.
+    expect((await service.api('/healthz')).body.metering.pendingEvents).toBeGreaterThan(0);
+    await service.api(path);
+    expect((await service.api('/healthz')).body.metering.pendingEvents).toBe(0);
+  });
 });
