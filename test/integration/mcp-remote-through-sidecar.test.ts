@@ -142,6 +142,18 @@ describe.each(cases)('a stdio host through the real mcp-remote and the sidecar t
     expect(Object.values(callers)).toEqual([total]);
   });
 
+  test('its caller is a legacy caller only when legacy served its work: the sign-in GETs alone never make it one', async () => {
+    const { body } = await service.api<{ integrations: { key: string; lastLegacySeen: string | null; legacyServed: number }[] }>('/api/v1/integrations');
+    const callers = body.integrations.filter((integration) => integration.key.startsWith('tok_'));
+    expect(callers).toHaveLength(1);
+    if (era === 'legacy') {
+      expect(callers[0]!.lastLegacySeen).not.toBeNull();
+      expect(callers[0]!.legacyServed).toBeGreaterThan(0);
+    } else {
+      expect(callers[0]).toMatchObject({ lastLegacySeen: null, legacyServed: 0 });
+    }
+  });
+
   test('its OAuth discovery requests are passed on and counted apart as non-MCP', async () => {
     const wellKnown = upstreamSaw.filter(isWellKnown);
     expect(wellKnown.length).toBeGreaterThan(0);
