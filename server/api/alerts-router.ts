@@ -2,13 +2,13 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AlertRun, AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
-import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/alert-record.js';
+import type { AlertRecord } from '../store/alert-record.js';
 import { getAlert } from '../store/get-alert.js';
 import { listAlerts } from '../store/list-alerts.js';
 import type { Db } from '../store/open-database.js';
 import { ALERT_STATES } from '../store/schema/index.js';
 import { parseInput } from './parse-input.js';
-import { iso } from './to-json.js';
+import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso } from './to-json.js';
 
 export interface AlertsRouterDeps {
   db: () => Db;
@@ -20,24 +20,6 @@ const listQuery = z.object({ state: z.enum(ALERT_STATES).optional() }).strict();
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const evaluateBody = z.object({}).strict().optional();
 
-function alertToJson(alert: AlertRecord) {
-  return {
-    ...alert,
-    firstFiredAt: iso(alert.firstFiredAt),
-    lastFiredAt: iso(alert.lastFiredAt),
-    resolvedAt: iso(alert.resolvedAt),
-    lastEvaluatedAt: iso(alert.lastEvaluatedAt),
-  };
-}
-
-function summaryToJson(summary: DeliverySummary) {
-  return { ...summary, lastAt: iso(summary.lastAt) };
-}
-
-function deliveryToJson({ alertId: _alertId, ...delivery }: AlertDeliveryRecord) {
-  return { ...delivery, at: iso(delivery.at) };
-}
-
 function transitionToJson(transition: AlertRun['transitions'][number]) {
   return { kind: transition.kind, alert: alertToJson(transition.alert), deliveries: transition.deliveries.map(deliveryToJson) };
 }
@@ -46,18 +28,18 @@ function transitionToJson(transition: AlertRun['transitions'][number]) {
 export function createAlertsRouter(deps: AlertsRouterDeps): Router {
   const router = Router();
   const { db } = deps;
-  const list = (state?: AlertRecord['state']) => listAlerts(db(), state === undefined ? {} : { state }).map((a) => ({ ...alertToJson(a), deliverySummary: summaryToJson(a.deliverySummary) }));
+  const list = (state?: AlertRecord['state']) => listAlerts(db(), state === undefined ? {} : { state });
 
   router.get('/alerts', (req, res) => {
     const { state } = parseInput(listQuery, req.query);
-    res.json({ alerts: list(state) });
+    res.json(alertsToJson(list(state)));
   });
 
   router.post('/alerts/evaluate', async (req, res) => {
     parseInput(evaluateBody, req.body);
     if (deps.runner === undefined) throw new AppError('store_unavailable', 'alerts need the database, which could not be opened; see /healthz');
     const run = await deps.runner.run();
-    const open = list().filter((a) => a.state !== 'resolved');
+    const open = list().filter((a) => a.state !== 'resolved').map(alertListingToJson);
     res.json({ evaluatedAt: iso(run.evaluatedAt), transitions: run.transitions.map(transitionToJson), alerts: open });
   });
 

@@ -1,6 +1,10 @@
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { Trend } from '../analysis/compute-trend.js';
+import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/alert-record.js';
+import type { ProbeRecord } from '../store/insert-probe.js';
+import type { AlertListing } from '../store/list-alerts.js';
 import type { PlanRecord } from '../store/plan-record.js';
+import type { FleetView } from '../views/load-fleet-view.js';
 import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';
@@ -82,4 +86,47 @@ export function integrationToJson(view: IntegrationView) {
 
 export function integrationsToJson(view: IntegrationsView) {
   return { windowDays: view.windowDays, split: view.split, integrations: view.integrations.map(integrationToJson) };
+}
+
+export function alertToJson(alert: AlertRecord) {
+  return {
+    ...alert,
+    firstFiredAt: iso(alert.firstFiredAt),
+    lastFiredAt: iso(alert.lastFiredAt),
+    resolvedAt: iso(alert.resolvedAt),
+    lastEvaluatedAt: iso(alert.lastEvaluatedAt),
+  };
+}
+
+export function deliverySummaryToJson(summary: DeliverySummary) {
+  return { ...summary, lastAt: iso(summary.lastAt) };
+}
+
+/** An alert as the lists show it: with what the webhooks made of its transitions. */
+export function alertListingToJson({ deliverySummary, ...alert }: AlertListing) {
+  return { ...alertToJson(alert), deliverySummary: deliverySummaryToJson(deliverySummary) };
+}
+
+export function alertsToJson(alerts: readonly AlertListing[]) {
+  return { alerts: alerts.map(alertListingToJson) };
+}
+
+export function deliveryToJson({ alertId: _alertId, ...delivery }: AlertDeliveryRecord) {
+  return { ...delivery, at: iso(delivery.at) };
+}
+
+function probeToJson(probe: ProbeRecord) {
+  return { ...probe, at: iso(probe.at) };
+}
+
+export function fleetToJson(view: FleetView, configured: readonly string[]) {
+  const byNode = new Map(view.nodes.map((n) => [n.node, n]));
+  return {
+    configured,
+    checkedAt: iso(view.checkedAt),
+    expected: view.expected,
+    drift: view.drift,
+    down: view.down,
+    nodes: view.probes.map((probe) => ({ ...probeToJson(probe), differs: byNode.get(probe.node)?.differs ?? false, down: byNode.get(probe.node)?.down ?? false })),
+  };
 }

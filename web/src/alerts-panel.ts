@@ -19,7 +19,7 @@ function alertItem(alert: Alert): HTMLElement {
 /** Webhook deliveries, so a notification that never arrived is visible here. */
 function deliveryLine(alert: Alert): HTMLElement | null {
   const summary = alert.deliverySummary;
-  if (summary === undefined || summary.delivered + summary.failed === 0) return null;
+  if (summary.delivered + summary.failed === 0) return null;
   const counts = `Webhooks: ${summary.delivered} delivered, ${summary.failed} failed`;
   const text = summary.failed > 0 && summary.lastError !== null ? `${counts}; last error: ${summary.lastError}` : counts;
   return h('p', { class: summary.failed > 0 ? 'small delivery-failed' : 'muted small', 'data-testid': 'alert-deliveries' }, text);

@@ -1,21 +1,26 @@
 /**
- * The JSON shapes of /api/v1 the dashboard reads. Share, plans and integrations come from the
- * server's own types (server/api/api-json.ts), so a server change that breaks the page fails the
- * typecheck; the rest mirror the routers by hand.
+ * The JSON shapes of /api/v1 the dashboard reads. The answers come from the server's own types
+ * (server/api/api-json.ts), so a server change that breaks the page fails the typecheck; only the
+ * error body, which the page reads defensively, is written out here.
  */
 
-import type { IntegrationJson, PlanJson } from '../../server/api/api-json.js';
+import type { IntegrationJson, PlanJson, TrafficJson } from '../../server/api/api-json.js';
 
 export type PlanStatusKind = PlanJson['status']['status'];
 export type ScopeKind = PlanJson['scope']['kind'];
 export type IntegrationStatus = IntegrationJson['status'];
-export type VolumeGroup = 'era' | 'transport' | 'version';
+/** The dimensions the volume chart offers, of those /traffic groups by. */
+export type VolumeGroup = Extract<TrafficJson['groupBy'], 'era' | 'transport' | 'version'>;
 
 export interface ApiErrorBody {
   error: { code: string; message: string; parameter?: string };
 }
 
 export type {
+  AlertJson as Alert,
+  AlertsJson as AlertsResponse,
+  FleetJson as FleetResponse,
+  FleetNodeJson as FleetNode,
   IntegrationJson as Integration,
   IntegrationsJson as IntegrationsResponse,
   PlanJson as Plan,
@@ -24,60 +29,6 @@ export type {
   ShareBasis,
   ShareJson as ShareResponse,
   SharePointJson as SharePoint,
+  TrafficJson as TrafficResponse,
   TrendJson as Trend,
 } from '../../server/api/api-json.js';
-
-export interface TrafficResponse {
-  bucket: string;
-  groupBy: string;
-  from: string;
-  to: string;
-  series: { start: string; counts: Record<string, number> }[];
-  totals: Record<string, number>;
-}
-
-export interface Alert {
-  id: number;
-  rule: string;
-  subject: string;
-  state: 'pending' | 'firing' | 'resolved';
-  severity: string;
-  summary: string;
-  firstFiredAt: string | null;
-  lastFiredAt: string | null;
-  resolvedAt: string | null;
-  lastEvaluatedAt?: string | null;
-  /** What the webhooks made of this alert's transitions. */
-  deliverySummary?: { delivered: number; failed: number; lastError: string | null; lastAt: string | null };
-}
-
-export interface AlertsResponse {
-  alerts: Alert[];
-}
-
-export interface FleetNode {
-  node: string;
-  target: string;
-  era: 'modern' | 'legacy' | null;
-  state: 'ready' | 'unavailable' | 'incompatible' | 'auth-required';
-  evidenceClass: string;
-  evidenceCode: string;
-  detail: string;
-  version: string | null;
-  supportedVersions: string[];
-  legacyAccepted: boolean | null;
-  serverInfo: { name: string; version: string } | null;
-  latencyMs: number;
-  at: string;
-  differs: boolean;
-  down: boolean;
-}
-
-export interface FleetResponse {
-  configured: string[];
-  checkedAt: string | null;
-  expected: string[] | null;
-  drift: boolean;
-  down: string[];
-  nodes: FleetNode[];
-}

@@ -1,4 +1,8 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { Era } from '../../protocol/vocabulary.js';
+
+/** A check settles on one of these or on none (null); `unknown` is the tally's word, never a probe's. */
+const PROBED_ERAS = ['modern', 'legacy'] as const satisfies readonly Era[];
 
 /** Fleet checks: one row per node per check, so drift and outages can be seen over time. */
 export const probesTable = sqliteTable(
@@ -7,7 +11,7 @@ export const probesTable = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     node: text('node').notNull(), // the configured fleet node name
     target: text('target').notNull(), // its endpoint URL or stdio:<command line>
-    era: text('era'), // modern | legacy | null when no era was settled
+    era: text('era', { enum: PROBED_ERAS }), // null when no era was settled
     state: text('state').notNull(), // ready | unavailable | incompatible | auth-required
     evidenceClass: text('evidence_class').notNull(),
     evidenceCode: text('evidence_code').notNull(),
