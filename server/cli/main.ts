@@ -71,7 +71,7 @@ program
 
 program
   .command('report')
-  .description('summarise the last 24 h of counts by era and version')
+  .description('summarise the last 24 h: messages by era and version, and the legacy share of served work requests')
   .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
   .option('--json', 'print JSON instead of a table')
   .option('--config <file>', 'JSON config file')

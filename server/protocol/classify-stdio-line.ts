@@ -3,6 +3,7 @@
  * opens a legacy scope for the whole process, yet each line that carries the modern envelope is
  * still modern: eras are decided per message.
  */
+import { cancelledRequestId } from './cancelled-request-id.js';
 import { classified, type ClassifiedMessage } from './classified-message.js';
 import { modernVersionOf } from './classify-rpc-message.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
@@ -19,6 +20,12 @@ export interface StdioProcessState {
   serverRequestMethod(id: JsonRpcId): string | undefined;
 }
 
+export interface StdioLineClassification {
+  messages: ClassifiedMessage[];
+  /** Ids of the requests the line cancels (`notifications/cancelled`). */
+  cancels: JsonRpcId[];
+}
+
 function unknownLine(reason: Reason): ClassifiedMessage {
   return classified({ kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'unknown', transport: 'stdio', reason, version: null });
 }
@@ -31,8 +38,7 @@ function legacyReason(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: bo
   return state.initializeSeen ? 'stdio-process' : 'stdio-pre-init';
 }
 
-function classifyElement(value: unknown, state: StdioProcessState, inBatch: boolean): ClassifiedMessage {
-  const rpc = readJsonRpc(value);
+function classifyElement(rpc: JsonRpcMessage, state: StdioProcessState, inBatch: boolean): ClassifiedMessage {
   const negotiated = state.negotiatedVersion ?? null;
   switch (rpc.kind) {
     case 'invalid':
@@ -55,11 +61,19 @@ function classifyElement(value: unknown, state: StdioProcessState, inBatch: bool
   }
 }
 
-/** Classifies the messages of one line a client wrote to a server's stdin. */
-export function classifyStdioLine(line: string, state: StdioProcessState): ClassifiedMessage[] {
+/** Classifies the messages of one line a client wrote to a server's stdin, and what it cancels. */
+export function classifyStdioLine(line: string, state: StdioProcessState): StdioLineClassification {
   const parsed = parseJson(line);
-  if (!parsed.ok) return [unknownLine('invalid-json')];
-  if (!Array.isArray(parsed.value)) return [classifyElement(parsed.value, state, false)];
-  if (parsed.value.length === 0) return [unknownLine('invalid-message')];
-  return parsed.value.map((element) => classifyElement(element, state, true));
+  if (!parsed.ok) return { messages: [unknownLine('invalid-json')], cancels: [] };
+  const inBatch = Array.isArray(parsed.value);
+  const elements: unknown[] = inBatch ? (parsed.value as unknown[]) : [parsed.value];
+  if (elements.length === 0) return { messages: [unknownLine('invalid-message')], cancels: [] };
+  const cancels: JsonRpcId[] = [];
+  const messages = elements.map((element) => {
+    const rpc = readJsonRpc(element);
+    const cancelled = cancelledRequestId(rpc);
+    if (cancelled !== undefined) cancels.push(cancelled);
+    return classifyElement(rpc, state, inBatch);
+  });
+  return { messages, cancels };
 }

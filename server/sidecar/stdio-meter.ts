@@ -15,7 +15,8 @@ function idKey(id: JsonRpcId): string {
 /**
  * Meters one stdio server process: client lines are classified as they are written, and each
  * request is recorded when the server's answer with the same id comes back on stdout (ids are
- * scoped per process). Notifications have no acknowledgement on stdio and are recorded at once.
+ * scoped per process), or as `cancelled` when the client's `notifications/cancelled` names it
+ * first. Notifications have no acknowledgement on stdio and are recorded at once.
  */
 export class StdioMeter<A> {
   private initializeSeen = false;
@@ -41,7 +42,8 @@ export class StdioMeter<A> {
       negotiatedVersion: this.negotiatedVersion,
       serverRequestMethod: this.serverRequestMethod,
     };
-    for (const message of classifyStdioLine(line, state)) {
+    const { messages, cancels } = classifyStdioLine(line, state);
+    for (const message of messages) {
       if (message.method === METHOD.initialize && message.kind === 'request') this.initializeSeen = true;
       if (message.kind === 'request' && message.id !== null) {
         this.open.set(idKey(message.id), { message, attrs });
@@ -49,6 +51,17 @@ export class StdioMeter<A> {
       }
       this.record({ message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs });
     }
+    for (const id of cancels) this.cancel(id);
+  }
+
+  /** The client gave up on a request: it is settled now, and an answer that still comes is ignored. */
+  private cancel(id: JsonRpcId): void {
+    const key = idKey(id);
+    const entry = this.open.peek(key);
+    // `initialize` cannot be cancelled: the server still answers it, and that answer sets the version.
+    if (entry === undefined || entry.message.method === METHOD.initialize) return;
+    this.open.delete(key);
+    this.record({ message: entry.message, outcome: 'cancelled', claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
   }
 
   /** A line the server wrote to stdout: answers settle requests; requests are remembered. */
@@ -72,7 +85,7 @@ export class StdioMeter<A> {
     }
   }
 
-  /** The process ended: what it never answered gets `no-response`. */
+  /** The process ended: what it never answered, and the client never cancelled, gets `no-response`. */
   close(): void {
     const entries = [...this.open.values()];
     this.open.clear();

@@ -43,16 +43,18 @@ describe('the mcp-sunset command', () => {
     }
   });
 
-  test('report prints the last 24 hours by era and version, as a table or as JSON', async () => {
+  test('report prints the last 24 hours by era and version and the legacy share of served work requests, as a table or as JSON', async () => {
     const db = join(dir, 'sigterm.db');
     const json = spawnCli(['report', '--db', db, '--json']);
     expect(await json.exited).toBe(0);
     const report = JSON.parse(json.stdout());
     expect(report.byEra).toEqual({ modern: 4, legacy: 0, unknown: 0 });
     expect(report.byVersion).toEqual([{ version: '2026-07-28', era: 'modern', count: 4 }]);
-    expect(report.legacyShare).toBe(0);
+    // Of the four messages, server/discover is negotiation: tools/list and the two calls are the work.
+    expect(report).toMatchObject({ servedWorkRequests: 3, legacyServedWorkRequests: 0, legacyShare: 0 });
     const table = spawnCli(['report', '--db', db]);
     expect(await table.exited).toBe(0);
+    expect(table.stdout()).toContain('legacy share of served work requests: 0.00% (0 of 3)');
     expect(table.stdout()).toMatch(/modern\s+4\s+100\.0%/);
     expect(table.stdout()).toMatch(/2026-07-28\s+modern\s+4/);
   });

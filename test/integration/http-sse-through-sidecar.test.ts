@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { runV1SseSession } from '../peers/clients.js';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { CLIENT_INFO, runV1SseSession } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
@@ -64,5 +66,28 @@ describe('SDK v1 on the deprecated HTTP+SSE transport, through the sidecar', () 
     expect(await trafficTotals(service, 'transport')).toEqual({ 'http+sse': 6 });
     expect(await trafficTotals(service, 'era')).toEqual({ legacy: 6 });
     expect(service.health()).toMatchObject({ metering: { nonMcpRequests: 3 } });
+  });
+
+  test('a call the client aborts (the SDK POSTs notifications/cancelled) is counted as cancelled while the stream stays open', async () => {
+    peer = await startV1SseServer();
+    service = await startTestService(new URL(peer.origin));
+    const client = new V1Client(CLIENT_INFO);
+    await client.connect(new V1SseTransport(new URL('/sse', service.sidecarUrl)));
+    const toolCalls = () => trafficTotals(service!, 'outcome', { method: 'tools/call' });
+    try {
+      const controller = new AbortController();
+      // Long enough that the call is still running whatever the machine's load: it is never waited for.
+      const call = client.callTool({ name: 'count', arguments: { steps: 100, delayMs: 100 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort('gave up') });
+      await expect(call).rejects.toThrow();
+      await expect.poll(toolCalls, { timeout: 10_000, interval: 50 }).toEqual({ cancelled: 1 });
+      expect(await trafficTotals(service, 'outcome', { method: 'notifications/cancelled' })).toEqual({ accepted: 1 });
+      expect(service.health()).toMatchObject({ metering: { pendingAnswers: 0 } });
+    } finally {
+      await client.close();
+    }
+    // Closing the stream afterwards does not count the call a second time.
+    expect(service.flush()).toBe(true);
+    expect(await toolCalls()).toEqual({ cancelled: 1 });
+    expect(await trafficTotals(service, 'transport')).toEqual({ 'http+sse': 5 });
   });
 });

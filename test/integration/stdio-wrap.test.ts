@@ -12,6 +12,9 @@ import { textOf } from '../peers/clients.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
 
 const TSX = ['--import', 'tsx'];
+// Long enough that the call is still running whatever the machine's load: it is never waited for.
+const SLOW_COUNT = { name: 'count', arguments: { steps: 100, delayMs: 100 } };
+const BOUND = { timeout: 10_000, interval: 50 };
 const CLI = join(PROJECT_ROOT, 'server', 'cli', 'main.ts');
 
 /** The command a client runs instead of the server: the sidecar's wrap around it. */
@@ -76,5 +79,52 @@ describe('mcp-sunset wrap: a stdio server with the sidecar in between', () => {
     await client.close();
     await expect.poll(() => totals(db, 'outcome'), { timeout: 10_000 }).toEqual({ 'unsupported-version': 1 });
     expect(totals(db, 'era')).toEqual({ legacy: 1 });
+  });
+
+  describe('a request the client gives up on', () => {
+    test('a v1 client aborting a call (the SDK sends notifications/cancelled) has it counted as cancelled while the process still runs', async () => {
+      const db = join(dir, 'v1-cancel.db');
+      const client = new V1Client({ name: 'wrap-test', version: '1' });
+      await client.connect(new V1StdioTransport(wrapped(db, 'desktop-app', 'v1-stdio-server.ts')));
+      const controller = new AbortController();
+      const call = client.callTool(SLOW_COUNT, undefined, { signal: controller.signal, onprogress: () => controller.abort('gave up') });
+      await expect(call).rejects.toThrow();
+      // Settled by the cancel itself: the server is still running and never answers the call.
+      await expect.poll(() => totals(db, 'outcome', { method: 'tools/call' }), BOUND).toEqual({ cancelled: 1 });
+      expect(totals(db, 'outcome', { method: 'notifications/cancelled' })).toEqual({ 'no-response': 1 });
+      await client.close();
+      // The process has ended and its last counts are written: the call is not counted a second time.
+      await expect.poll(() => totals(db, 'method'), BOUND).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/call': 1, 'notifications/cancelled': 1 });
+      expect(totals(db, 'outcome', { method: 'tools/call' })).toEqual({ cancelled: 1 });
+      expect(totals(db, 'era')).toEqual({ legacy: 4 });
+    });
+
+    test('a v1 call still running when the process ends, never cancelled, is counted as no-response', async () => {
+      const db = join(dir, 'v1-left.db');
+      const client = new V1Client({ name: 'wrap-test', version: '1' });
+      await client.connect(new V1StdioTransport(wrapped(db, 'desktop-app', 'v1-stdio-server.ts')));
+      let progressed!: () => void;
+      const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
+      const call = client.callTool(SLOW_COUNT, undefined, { onprogress: () => progressed() }).catch((error: unknown) => error);
+      await firstProgress;
+      await client.close();
+      await call;
+      await expect.poll(() => totals(db, 'outcome', { method: 'tools/call' }), BOUND).toEqual({ 'no-response': 1 });
+      expect(totals(db, 'method')).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/call': 1 });
+    });
+
+    test('a pinned v2 client aborting a call sends notifications/cancelled on stdio too: the modern call is counted as cancelled', async () => {
+      const db = join(dir, 'v2-cancel.db');
+      const client = new V2Client({ name: 'wrap-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new V2StdioTransport(wrapped(db, 'agent', 'v2-stdio-server.ts', 'modern')));
+      const controller = new AbortController();
+      const call = client.callTool(SLOW_COUNT, { signal: controller.signal, onprogress: () => controller.abort('gave up') });
+      await expect(call).rejects.toThrow();
+      await expect.poll(() => totals(db, 'outcome', { method: 'tools/call' }), BOUND).toEqual({ cancelled: 1 });
+      await client.close();
+      await expect.poll(() => totals(db, 'method'), BOUND).toEqual({ 'server/discover': 1, 'tools/call': 1, 'notifications/cancelled': 1 });
+      expect(totals(db, 'outcome', { method: 'tools/call' })).toEqual({ cancelled: 1 });
+      expect(totals(db, 'era', { method: 'tools/call' })).toEqual({ modern: 1 });
+    });
   });
 });

@@ -83,7 +83,7 @@ interface Row {
 function classifyRows(rows: Row[]) {
   for (const { name, line: text, state, expected } of rows) {
     test(name, () => {
-      expect(classifyStdioLine(text, state).map(summary)).toEqual(expected);
+      expect(classifyStdioLine(text, state).messages.map(summary)).toEqual(expected);
     });
   }
 }
@@ -130,7 +130,7 @@ describe('classifyStdioLine', () => {
     ]);
 
     test('keeps its id', () => {
-      expect(classifyStdioLine(line(clientResponse(9)), afterInitialize()).map((m) => m.id)).toEqual([9]);
+      expect(classifyStdioLine(line(clientResponse(9)), afterInitialize()).messages.map((m) => m.id)).toEqual([9]);
     });
   });
 
@@ -168,5 +168,19 @@ describe('classifyStdioLine', () => {
       { name: 'JSON that is not an object', line: '"hello"', state: preInit(), expected: [unknown('invalid-message')] },
       { name: 'a request with a boolean id', line: line({ jsonrpc: '2.0', id: true, method: 'ping' }), state: preInit(), expected: [unknown('invalid-message')] },
     ]);
+  });
+
+  describe('the requests a line cancels', () => {
+    const cancel = (requestId: unknown) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'gave up' } });
+    test.each([
+      { name: 'a cancellation names its request', text: line(cancel(7)), cancels: [7] },
+      { name: 'a string id is kept as a string', text: line(cancel('7')), cancels: ['7'] },
+      { name: 'each cancellation in a batch counts', text: batch(cancel(1), legacyToolsCall(2), cancel('b')), cancels: [1, 'b'] },
+      { name: 'a cancellation without a usable id cancels nothing', text: line(cancel(null)), cancels: [] },
+      { name: 'other messages cancel nothing', text: line(legacyToolsCall(7)), cancels: [] },
+      { name: 'a line that is not JSON cancels nothing', text: '{"method":"notifications/cancelled"', cancels: [] },
+    ])('$name', ({ text, cancels }) => {
+      expect(classifyStdioLine(text, afterInitialize()).cancels).toEqual(cancels);
+    });
   });
 });

@@ -20,6 +20,7 @@ const request = (id: JsonRpcId, method: string, params: Record<string, unknown> 
 const initializeRequest = (requested = '2025-11-25') => request(0, 'initialize', { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
 const modernRequest = (id: JsonRpcId) => request(id, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } });
 const result = (id: JsonRpcId, value: Record<string, unknown> = {}) => line({ jsonrpc: '2.0', id, result: value });
+const cancelled = (requestId: JsonRpcId) => line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'gave up' } });
 
 describe('StdioMeter', () => {
   test('records a request when its answer comes back, with the version the handshake negotiated', () => {
@@ -86,6 +87,68 @@ describe('StdioMeter', () => {
     expect(counted(recorded).sort()).toEqual([
       ['tools/call', 1, 'stdio-pre-init', null, 'no-response'],
       ['tools/list', 'a', 'stdio-pre-init', null, 'no-response'],
+    ]);
+  });
+
+  test('a request the client cancels is counted as cancelled at once, and its late answer is not counted again', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(initializeRequest(), 'c');
+    meter.serverLine(result(0, { protocolVersion: '2025-11-25' }));
+    meter.clientLine(request(1, 'tools/call'), 'c');
+    meter.clientLine(request(2, 'tools/list'), 'c');
+    meter.clientLine(cancelled(1), 'c');
+    expect(counted(recorded).slice(1)).toEqual([
+      ['notifications/cancelled', null, 'stdio-process', '2025-11-25', 'no-response'],
+      ['tools/call', 1, 'stdio-process', '2025-11-25', 'cancelled'],
+    ]);
+    meter.serverLine(result(1));
+    meter.serverLine(result(2));
+    meter.close();
+    expect(counted(recorded).slice(3)).toEqual([['tools/list', 2, 'stdio-process', '2025-11-25', 'served']]);
+  });
+
+  test('at close, a cancelled request stays cancelled and the others still open get no-response', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(request(1, 'tools/call'), 'c');
+    meter.clientLine(request(2, 'tools/call'), 'c');
+    meter.clientLine(cancelled(2), 'c');
+    meter.close();
+    expect(counted(recorded).filter(([method]) => method === 'tools/call')).toEqual([
+      ['tools/call', 2, 'stdio-pre-init', null, 'cancelled'],
+      ['tools/call', 1, 'stdio-pre-init', null, 'no-response'],
+    ]);
+  });
+
+  test('a cancellation matches ids by type, and one naming no open request settles nothing', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(request(1, 'tools/call'), 'c');
+    meter.clientLine(cancelled('1'), 'c');
+    meter.clientLine(cancelled(99), 'c');
+    meter.serverLine(result(1));
+    expect(recorded.map((o) => [o.message.method, o.outcome])).toEqual([
+      ['notifications/cancelled', 'no-response'],
+      ['notifications/cancelled', 'no-response'],
+      ['tools/call', 'served'],
+    ]);
+  });
+
+  test('a modern request cancelled on stdio is counted as cancelled in its own era', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(modernRequest(5), 'c');
+    meter.clientLine(cancelled(5), 'c');
+    expect(recorded.filter((o) => o.message.kind === 'request').map((o) => [o.message.era, o.message.version, o.outcome])).toEqual([['modern', MODERN, 'cancelled']]);
+  });
+
+  test('a cancellation of initialize is ignored: the answer still settles it and sets the version', () => {
+    const { meter, recorded } = harness();
+    meter.clientLine(initializeRequest(), 'c');
+    meter.clientLine(cancelled(0), 'c');
+    meter.serverLine(result(0, { protocolVersion: '2025-06-18' }));
+    meter.clientLine(request(1, 'tools/list'), 'c');
+    meter.serverLine(result(1));
+    expect(counted(recorded).filter(([, id]) => id !== null)).toEqual([
+      ['initialize', 0, 'initialize', '2025-06-18', 'served'],
+      ['tools/list', 1, 'stdio-process', '2025-06-18', 'served'],
     ]);
   });
 

@@ -1,4 +1,6 @@
-import { ERAS, type Era } from '../../protocol/vocabulary.js';
+import { isLegacyServed, isServed } from '../../protocol/served.js';
+import { ERAS, OUTCOMES, type Era } from '../../protocol/vocabulary.js';
+import { isWorkRequest } from '../../protocol/work-request.js';
 import { listTraffic } from '../../store/list-traffic.js';
 import type { Db } from '../../store/open-database.js';
 
@@ -6,8 +8,13 @@ export interface TrafficReport {
   from: string;
   to: string;
   total: number;
+  /** Every counted message, by era. */
   byEra: Record<Era, number>;
-  /** Share of counted messages that took the legacy path, 0..1, or null with no traffic. */
+  /** Work requests the server answered with a result, in either era. */
+  servedWorkRequests: number;
+  /** Of those, the ones the legacy path served. */
+  legacyServedWorkRequests: number;
+  /** Share of served work requests the legacy path served, 0..1, or null when none was served. */
   legacyShare: number | null;
   byVersion: { version: string; era: Era; count: number }[];
 }
@@ -23,8 +30,34 @@ export function buildReport(db: Db, now: number): TrafficReport {
   const byVersion = ERAS.flatMap((era) =>
     Object.entries(listTraffic(db, { ...range, groupBy: 'version', filters: { era } }).totals).map(([version, count]) => ({ version, era, count })),
   ).sort((a, b) => b.count - a.count || a.version.localeCompare(b.version));
-  const eraTotal = byEra.legacy + byEra.modern;
-  return { from: eras.from, to: eras.to, total, byEra, legacyShare: eraTotal === 0 ? null : byEra.legacy / eraTotal, byVersion };
+  const { served, legacyServed } = servedWork(db, range);
+  return {
+    from: eras.from,
+    to: eras.to,
+    total,
+    byEra,
+    servedWorkRequests: served,
+    legacyServedWorkRequests: legacyServed,
+    legacyShare: served === 0 ? null : legacyServed / served,
+    byVersion,
+  };
+}
+
+/** Served work requests and the legacy-served part of them: the same basis as the dashboard's share. */
+function servedWork(db: Db, range: { from: number; to: number; bucket: 'hour' }): { served: number; legacyServed: number } {
+  let served = 0;
+  let legacyServed = 0;
+  for (const era of ERAS) {
+    for (const outcome of OUTCOMES.filter(isServed)) {
+      const methods = listTraffic(db, { ...range, groupBy: 'method', filters: { kind: 'request', era, outcome } }).totals;
+      for (const [method, count] of Object.entries(methods)) {
+        if (!isWorkRequest('request', method)) continue;
+        served += count;
+        if (isLegacyServed(era, outcome)) legacyServed += count;
+      }
+    }
+  }
+  return { served, legacyServed };
 }
 
 /** The report as a terminal table. */
@@ -40,8 +73,8 @@ export function formatReport(report: TrafficReport, dbPath: string): string {
     `${'total'.padEnd(10)}${n(report.total).padStart(12)}`,
     '',
     report.legacyShare === null
-      ? 'legacy share: no traffic counted in this window'
-      : `legacy share (legacy / (legacy + modern)): ${(100 * report.legacyShare).toFixed(2)}%`,
+      ? 'legacy share: no served work requests in this window'
+      : `legacy share of served work requests: ${(100 * report.legacyShare).toFixed(2)}% (${n(report.legacyServedWorkRequests)} of ${n(report.servedWorkRequests)})`,
     '',
     `${'version'.padEnd(16)}${'era'.padEnd(10)}${'messages'.padStart(12)}`,
     ...report.byVersion.map((row) => `${row.version.padEnd(16)}${row.era.padEnd(10)}${n(row.count).padStart(12)}`),
