@@ -46,6 +46,7 @@ describe('the dashboard', () => {
     // The labels say which requests the share counts: the demo plan's basis, work requests.
     expect(share.basis).toBe('work-requests');
     expect(byKey.get('share')!.label).toContain('work requests');
+    expect(await page.textContent('#share-title')).toContain('share of served work requests');
 
     // Refusals, failures, probes and negotiation are drawn beside the share, in their own chart.
     const outcomes = await readChart(page, 'outcomes');

@@ -7,7 +7,7 @@ import type { IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficR
 import { createEvaluateButton, loadAlerts } from './alerts-panel.js';
 import { createFleetCheckButton, loadFleet } from './fleet-panel.js';
 import { byId, emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
-import { formatScope } from './format.js';
+import { formatBasis, formatScope } from './format.js';
 import { createIntegrationDialog } from './integration-dialog.js';
 import { renderIntegrationsTable, renderSplit } from './integrations-panel.js';
 import { createPlanForm } from './plan-form.js';
@@ -72,7 +72,7 @@ async function loadShare(): Promise<void> {
     const share = await api.get<ShareResponse>('/share', { ...(plan === undefined ? { scope: 'era:legacy' } : { plan: String(plan.id) }), bucket: 'day', from: rangeFrom() });
     const current = share.plan ?? plan;
     const scopeLabel = current === undefined ? 'Legacy' : formatScope(current.scope);
-    byId('share-title').textContent = `${scopeLabel} share of served requests`;
+    byId('share-title').textContent = `${scopeLabel} share of served ${formatBasis(share.basis)}`;
     renderHeader(header, current, share);
     updateShareCharts(shareCharts, share, current, scopeLabel);
     byId('trend-reason').textContent = share.trend.reason;
