@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { METHOD } from '../protocol/method-names.js';
-import { HEADER } from '../protocol/versions.js';
+import { HEADER, LATEST_LEGACY_VERSION } from '../protocol/versions.js';
 
 export interface LegacyAcceptance {
   /** True when the node answered a 2025-era initialize with a result. */
@@ -11,8 +11,6 @@ export interface LegacyAcceptance {
   supported: string[] | null;
   detail: string;
 }
-
-const LEGACY_VERSION = '2025-11-25';
 
 function firstMessage(contentType: string, text: string): Record<string, unknown> | undefined {
   const parse = (data: string) => {
@@ -36,7 +34,7 @@ function firstMessage(contentType: string, text: string): Record<string, unknown
  * ended with DELETE at once, and nothing else is sent.
  */
 export async function checkLegacyAcceptance(url: URL, timeoutMs: number): Promise<LegacyAcceptance> {
-  const body = { jsonrpc: '2.0', id: 0, method: METHOD.initialize, params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-sunset-fleet-check', version: '1' } } };
+  const body = { jsonrpc: '2.0', id: 0, method: METHOD.initialize, params: { protocolVersion: LATEST_LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'mcp-sunset-fleet-check', version: '1' } } };
   let response: Response;
   try {
     response = await fetch(url, {

@@ -5,10 +5,7 @@
  */
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import { METHOD } from '../protocol/method-names.js';
-import { META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/versions.js';
-
-export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../protocol/versions.js';
 
 export interface ClientInfo {
   name: string;

@@ -4,7 +4,7 @@
  * `resultType`, when present, must be `complete`. `serverInfo` is self-reported and only shown.
  */
 import { isRecord } from './probe-observation.js';
-import { META_SERVER_INFO } from './probe-messages.js';
+import { META_SERVER_INFO } from '../protocol/versions.js';
 import { readVersionList } from './select-versions.js';
 
 export interface ServerInfo {

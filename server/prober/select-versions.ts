@@ -3,10 +3,10 @@
  * configured" is the first configured version the peer advertised: versions are never ordered by
  * comparing their strings ("DRAFT-2026-v1" > "2026-07-28").
  */
-import { LEGACY_VERSIONS } from '../protocol/versions.js';
+import { FIRST_MODERN_VERSION, LEGACY_VERSIONS } from '../protocol/versions.js';
 
 /** The modern revisions this prober speaks, best first. */
-export const DEFAULT_MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+export const DEFAULT_MODERN_VERSIONS: readonly string[] = [FIRST_MODERN_VERSION];
 
 /**
  * The legacy revisions it accepts from a validated `initialize`, best first: the dated releases

@@ -5,6 +5,13 @@
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** The first revision of the modern era: per-request `_meta`, `server/discover`, no handshake. */
+export const FIRST_MODERN_VERSION = '2026-07-28';
+/** The last revision of the initialize era, the one a current 2025 client offers. */
+export const LATEST_LEGACY_VERSION = '2025-11-25';
 
 export const HEADER = {
   protocolVersion: 'mcp-protocol-version',
