@@ -112,7 +112,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     });
   };
 
-  const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
+  const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
   const api = createServer(
     createApiApp({
       db: store?.db,
