@@ -17,12 +17,12 @@ const STATIC_FILES = ['index.html', 'styles.css'] as const;
  * path. Files are written beside it and renamed into place, so a server reading the folder (or a
  * second build running at once) never sees half a file.
  */
-export async function buildDashboard(outDir = 'dist/web'): Promise<string> {
+export async function buildDashboard(outDir = 'dist/web', options: { sourcemap?: boolean } = {}): Promise<string> {
   const out = resolve(PACKAGE_DIR, outDir);
   mkdirSync(out, { recursive: true });
   const staging = mkdtempSync(join(out, '.build-'));
   try {
-    await bundleInto(staging);
+    await bundleInto(staging, options.sourcemap ?? false);
     for (const file of readdirSync(staging)) renameSync(join(staging, file), join(out, file));
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -30,7 +30,7 @@ export async function buildDashboard(outDir = 'dist/web'): Promise<string> {
   return out;
 }
 
-async function bundleInto(out: string): Promise<void> {
+async function bundleInto(out: string, sourcemap: boolean): Promise<void> {
   await build({
     entryPoints: [join(WEB_DIR, 'src', 'main.ts')],
     outfile: join(out, 'main.js'),
@@ -39,7 +39,7 @@ async function bundleInto(out: string): Promise<void> {
     platform: 'browser',
     target: ['es2022'],
     minify: true,
-    sourcemap: true,
+    sourcemap,
     legalComments: 'linked',
     logLevel: 'warning',
   });
@@ -47,6 +47,7 @@ async function bundleInto(out: string): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = await buildDashboard(process.argv[2]);
+  const args = process.argv.slice(2);
+  const out = await buildDashboard(args.find((arg) => !arg.startsWith('--')), { sourcemap: args.includes('--sourcemap') });
   process.stdout.write(`dashboard built into ${out}\n`);
 }

@@ -26,7 +26,6 @@ export interface DeliveryOutcome {
 }
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-const ERROR_BODY_CHARS = 200;
 
 function describeError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
@@ -38,15 +37,15 @@ function describeError(error: unknown, timeoutMs: number): string {
   return String(error);
 }
 
-async function describeResponse(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  const snippet = text.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
-  return `HTTP ${response.status}${snippet === '' ? '' : `: ${snippet}`}`;
+function describeResponse(response: Response): string {
+  // Only the status: a body is the target's words, and a redirect's target may be anything at all.
+  return response.status >= 300 && response.status < 400 ? `HTTP ${response.status}: redirect not followed` : `HTTP ${response.status}`;
 }
 
 /**
  * POSTs one transition to one webhook, retrying network errors, timeouts, 5xx and 429 with
  * exponential backoff; any other 4xx means the receiver rejects this body, so it is not retried.
+ * A redirect is a failure, never followed or retried: the alert goes to the configured URL or nowhere.
  * Never throws: the outcome says what happened. Errors never name the URL, which for Slack is a secret.
  */
 export async function deliverAlert(kind: 'firing' | 'resolved', alert: AlertDraft, webhook: Webhook, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
@@ -61,16 +60,14 @@ export async function deliverAlert(kind: 'firing' | 'resolved', alert: AlertDraf
     const signal = policy.signal === undefined ? timeout : AbortSignal.any([timeout, policy.signal]);
     let response: Response;
     try {
-      response = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'mcp-sunset' }, body, signal });
+      response = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'mcp-sunset' }, body, signal, redirect: 'manual' });
     } catch (error) {
       if (policy.signal?.aborted) throw new AbortError(describeError(policy.signal.reason, timeoutMs));
       throw new Error(describeError(error, timeoutMs));
     }
-    if (response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      return;
-    }
-    const message = await describeResponse(response);
+    await response.body?.cancel().catch(() => undefined);
+    if (response.ok) return;
+    const message = describeResponse(response);
     if (response.status === 429 || response.status >= 500) throw new Error(message);
     throw new AbortError(message);
   };

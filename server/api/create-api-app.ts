@@ -12,6 +12,9 @@ import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
 import { createPlansRouter } from './plans-router.js';
 import { requireAdminToken } from './require-admin-token.js';
+import { requireOwnHost, type OwnHosts } from './require-own-host.js';
+import { requireSameOriginJson } from './require-same-origin-json.js';
+import { securityHeaders } from './security-headers.js';
 import { createShareRouter } from './share-router.js';
 import { createTrafficRouter } from './traffic-router.js';
 
@@ -29,6 +32,8 @@ export interface ApiDeps {
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
   fleet: Omit<FleetRouterDeps, 'db'>;
+  /** The Host names the API and dashboard answer to; /healthz and /metrics answer any. */
+  hosts: OwnHosts;
   /** Serves the dashboard's static files at /, when given. */
   dashboard?: RequestHandler;
 }
@@ -51,8 +56,12 @@ export function createApiApp(deps: ApiDeps): Express {
     createAlertsRouter({ db, runner: deps.alertRunner }),
     createFleetRouter({ db, ...deps.fleet }),
   ];
+  app.use(securityHeaders());
+  // Probes and scrapers name the node however their platform does, and these two change nothing.
   app.use(createHealthRouter({ health: deps.health, registry: deps.registry }));
+  app.use(requireOwnHost(deps.hosts));
   app.use('/api', requireAdminToken(deps.adminToken));
+  app.use('/api', requireSameOriginJson(deps.hosts.allowed));
   app.use('/api', express.json({ limit: '256kb' }));
   app.use('/api/v1', flushBeforeRead(deps.beforeRead), ...routers);
   app.use('/api', (req, _res, next) => next(new AppError('not_found', `no such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));

@@ -6,6 +6,9 @@ const STATUS: Readonly<Record<AppErrorCode, number>> = {
   not_found: 404,
   unauthorized: 401,
   store_unavailable: 503,
+  misdirected: 421,
+  forbidden_origin: 403,
+  unsupported_media_type: 415,
 };
 
 /** The one place errors become HTTP answers: a JSON body naming the code, message and parameter. */

@@ -23,6 +23,8 @@ export function serveDashboard(dir: string | undefined = findDashboardDir()): Re
     });
     return router;
   }
+  // A source map would hand out the unminified source; a build made with one keeps it on disk only.
+  router.use((req, _res, next) => (req.path.endsWith('.map') ? next('router') : next()));
   router.use(express.static(dir, { index: 'index.html', maxAge: '5m' }));
   return router;
 }

@@ -112,7 +112,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     });
   };
 
-  const sidecar = createSidecarServer(config.tls, (req, res) => proxy.handle(req, res));
+  const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
   const api = createServer(
     createApiApp({
       db: store?.db,
@@ -122,6 +122,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       registry: metrics.registry,
       thresholds: config.analysis,
       adminToken: config.adminToken,
+      hosts: { dashboard: config.dashboard, allowed: config.allowedHosts },
       dashboard: serveDashboard(),
       alertRunner,
       fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },

@@ -126,6 +126,12 @@ export const configSchema = z
       })
       .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** A request, body included, must arrive within this; answers and streams are never bounded by it. */
+    requestTimeoutMs: positiveInt.default(30_000),
+    /** An idle keep-alive connection, with no request in flight, is closed after this. */
+    keepAliveTimeoutMs: positiveInt.default(65_000),
+    /** Host names (`name` or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy. */
+    allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s/\[\]]+)(:\d{1,5})?$/, 'expected a host name, optionally with :port')).default([]),
     /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback. */
     adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
     analysis: analysisSchema.default(analysisSchema.parse({})),

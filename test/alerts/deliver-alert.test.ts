@@ -43,7 +43,7 @@ describe('deliverAlert to a real HTTP receiver', () => {
   test('retries a 500 with exponential backoff, then succeeds', async () => {
     receiver.answers.push(500, 500);
     const outcome = await deliverAlert('firing', ALERT, hook(), FAST);
-    expect(outcome).toEqual({ status: 'delivered', attempts: 3, lastError: 'HTTP 500: status 500 from the receiver' });
+    expect(outcome).toEqual({ status: 'delivered', attempts: 3, lastError: 'HTTP 500' });
     const [a, b, c] = receiver.received.map((r) => r.at);
     // Waits of about 40 then 80 ms; only lower bounds, with slack for timer granularity.
     expect(b! - a!).toBeGreaterThanOrEqual(30);
@@ -53,7 +53,7 @@ describe('deliverAlert to a real HTTP receiver', () => {
   test('gives up after maxAttempts and says why', async () => {
     receiver.answers.push(503, 503, 503, 503, 503);
     const outcome = await deliverAlert('firing', ALERT, hook(), { maxAttempts: 3, initialBackoffMs: 5 });
-    expect(outcome).toEqual({ status: 'failed', attempts: 3, lastError: 'HTTP 503: status 503 from the receiver' });
+    expect(outcome).toEqual({ status: 'failed', attempts: 3, lastError: 'HTTP 503' });
     expect(receiver.received).toHaveLength(3);
   });
 
@@ -61,8 +61,28 @@ describe('deliverAlert to a real HTTP receiver', () => {
     receiver.answers.push(429);
     expect(await deliverAlert('firing', ALERT, hook(), FAST)).toMatchObject({ status: 'delivered', attempts: 2 });
     receiver.answers.push(400);
-    expect(await deliverAlert('firing', ALERT, hook(), FAST)).toEqual({ status: 'failed', attempts: 1, lastError: 'HTTP 400: status 400 from the receiver' });
+    expect(await deliverAlert('firing', ALERT, hook(), FAST)).toEqual({ status: 'failed', attempts: 1, lastError: 'HTTP 400' });
     expect(receiver.received).toHaveLength(3);
+  });
+
+  test('a redirect is a failed delivery that is neither followed nor retried', async () => {
+    const elsewhere = await startWebhookReceiver([500]);
+    try {
+      for (const status of [301, 302, 303, 307, 308]) receiver.answers.push({ status, location: elsewhere.url });
+      for (const status of [301, 302, 303, 307, 308]) {
+        expect(await deliverAlert('firing', ALERT, hook(), FAST)).toEqual({ status: 'failed', attempts: 1, lastError: `HTTP ${status}: redirect not followed` });
+      }
+      expect(receiver.received).toHaveLength(5);
+      expect(elsewhere.received).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  test('a failure keeps the status and never the receiver\'s body', async () => {
+    receiver.answers.push(418);
+    const outcome = await deliverAlert('firing', ALERT, hook(), FAST);
+    expect(outcome).toEqual({ status: 'failed', attempts: 1, lastError: 'HTTP 418' });
   });
 
   test('retries network errors and attempt timeouts', async () => {
@@ -174,11 +194,31 @@ describe('the alert runner delivering transitions', () => {
     const run = await runner.run();
     const deliveries = run.transitions[0]!.deliveries;
     expect(deliveries.map((d) => [d.status, d.attempts, d.lastError])).toEqual([
-      ['failed', 3, 'HTTP 500: status 500 from the receiver'],
-      ['failed', 3, 'HTTP 500: status 500 from the receiver'],
+      ['failed', 3, 'HTTP 500'],
+      ['failed', 3, 'HTTP 500'],
     ]);
     const [listed] = listAlerts(temp.store.db, { state: 'firing' });
-    expect(listed?.deliverySummary).toEqual({ delivered: 0, failed: 2, lastError: 'HTTP 500: status 500 from the receiver', lastAt: now });
+    expect(listed?.deliverySummary).toEqual({ delivered: 0, failed: 2, lastError: 'HTTP 500', lastAt: now });
+  });
+
+  test('a redirecting webhook is stored as failed with its status and no text from either target', async () => {
+    const elsewhere = await startWebhookReceiver([500, 500, 500, 500]);
+    try {
+      receiver.answers.push({ status: 307, location: elsewhere.url }, { status: 307, location: elsewhere.url });
+      health = failing;
+      const run = await runner.run();
+      expect(elsewhere.received).toEqual([]);
+      const stored = getAlert(temp.store.db, run.transitions[0]!.alert.id)!;
+      expect(stored.deliveries.map((d) => [d.webhook, d.status, d.attempts, d.lastError])).toEqual(
+        expect.arrayContaining([
+          ['ops-json', 'failed', 1, 'HTTP 307: redirect not followed'],
+          ['ops-slack', 'failed', 1, 'HTTP 307: redirect not followed'],
+        ]),
+      );
+      expect(JSON.stringify(stored)).not.toMatch(/moved to|from the receiver|127\.0\.0\.1/);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   test('closing the runner abandons pending retries and records them as failed', async () => {

@@ -8,8 +8,8 @@ export interface ReceivedWebhook {
   body: unknown;
 }
 
-/** How the receiver answers its n-th request (0-based); 'hang' never answers. */
-export type Answer = number | 'hang';
+/** How the receiver answers its n-th request (0-based); 'hang' never answers; a location makes it a redirect. */
+export type Answer = number | 'hang' | { status: number; location: string };
 
 export interface WebhookReceiver {
   url: string;
@@ -32,6 +32,10 @@ export async function startWebhookReceiver(answers: Answer[] = []): Promise<Webh
       const answer = receiver.answers.shift() ?? 200;
       if (answer === 'hang') {
         hanging.push(res);
+        return;
+      }
+      if (typeof answer === 'object') {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', location: answer.location }).end(`moved to ${answer.location}`);
         return;
       }
       res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : `status ${answer}\n  from the receiver`);

@@ -31,7 +31,8 @@ describe('the alerts API', () => {
   const post = async (path: string, body?: unknown) => {
     const response = await fetch(new URL(path, service.apiUrl), {
       method: 'POST',
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json()) as any };
   };

@@ -40,7 +40,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = options.token();
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // The API refuses a change sent as anything but JSON, body or not: that is what keeps other sites out.
+    if (method !== 'GET') headers['content-type'] = 'application/json';
     let response: Response;
     try {
       response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -25,14 +25,19 @@ export function renderSplit(body: HTMLElement, view: IntegrationsResponse): void
     return;
   }
   const identifiablePct = (split.identifiableShare ?? 0) * 100;
+  // Widths go through the CSSOM: the page's content security policy refuses style attributes.
+  const identifiableBar = h('span', { class: 'split-identifiable' });
+  identifiableBar.style.width = `${identifiablePct.toFixed(2)}%`;
+  const unknownBar = h('span', { class: 'split-unknown' });
+  unknownBar.style.width = `${(100 - identifiablePct).toFixed(2)}%`;
   replaceChildren(
     body,
     h('p', { class: 'split-lead' }, `Served legacy requests in the last ${view.windowDays} days: `, h('strong', { 'data-testid': 'split-total' }, formatCount(split.total))),
     h(
       'div',
       { class: 'split-bar', 'data-testid': 'split-bar', role: 'img', 'aria-label': `${formatShare(split.identifiableShare)} from identifiable callers` },
-      h('span', { class: 'split-identifiable', style: `width: ${identifiablePct.toFixed(2)}%` }),
-      h('span', { class: 'split-unknown', style: `width: ${(100 - identifiablePct).toFixed(2)}%` }),
+      identifiableBar,
+      unknownBar,
     ),
     h(
       'dl',
