@@ -19,6 +19,7 @@ import type { Store } from '../store/open-database.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
 import { createMetering } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
+import { drainSidecar } from './drain-sidecar.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -159,7 +160,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       await stopAlerts();
       await stopFleet();
       clearInterval(retention);
-      await closeServer(sidecar);
+      const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
+      if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
       meter.settleAllPending();
       flusher.stop();
       proxy.close();
