@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
@@ -6,6 +7,8 @@ import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
 import { getInstallSecret } from '../store/get-install-secret.js';
 import { openDatabase, type Store } from '../store/open-database.js';
+import { replaySpool } from '../store/replay-spool.js';
+import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
 import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
@@ -25,6 +28,19 @@ export interface Metering {
   readonly nonMcpRequests: number;
   /** The per-install secret caller fingerprints are keyed with. */
   installSecret(): string;
+  /** Where counts the final flush cannot write are kept for the next start. */
+  readonly spoolPath: string;
+  /** Events in the spool, waiting for a start with a writable store. */
+  readonly spooledEvents: number;
+  /** Stops the flusher after a last flush; what it cannot write goes to the spool, or is reported lost. */
+  finish(): FinalFlush;
+}
+
+export interface FinalFlush {
+  /** Events written to the spool because the store refused them. */
+  spooled: number;
+  /** Events neither stored nor spooled: gone, and logged at error level with this number. */
+  lost: number;
 }
 
 export interface MeteringGaugeSources {
@@ -69,11 +85,34 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
         writeBatch(batch);
       },
     },
-    onError: (error, context) => logger.warn({ err: error, ...context }, 'flush failed; counts kept for retry'),
+    onError: (error, context) => {
+      const words = context.final
+        ? 'final flush failed; the counts go to the spool'
+        : context.droppedEvents > 0
+          ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts`
+          : 'flush failed; counts kept for retry';
+      logger.warn({ err: error, ...context }, words);
+    },
   });
+  const spoolPath = resolve(config.spoolPath ?? `${store?.path ?? config.db}.spool`);
+  let spooledEvents = 0;
+  if (store !== undefined && writeBatch !== undefined) {
+    try {
+      const replay = replaySpool(store, spoolPath, writeBatch, now());
+      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolPath }, 'spooled counts written to the database');
+    } catch (error) {
+      logger.warn({ err: error, spool: spoolPath }, 'spooled counts could not be written yet; they stay in the spool');
+    }
+  }
+  try {
+    spooledEvents = readSpool(spoolPath).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0);
+  } catch (error) {
+    logger.warn({ err: error, spool: spoolPath }, 'spool unreadable');
+  }
   const metrics = createMetrics({
     droppedEvents: () => flusher.health().droppedEvents,
     retainedEvents: () => flusher.health().retainedEvents,
+    spooledEvents: () => spooledEvents,
     pendingEvents: () => tally.stats().pendingEvents,
     overflowedEvents: () => tally.stats().overflowedEvents,
     pendingAnswers: gauges.pendingAnswers,
@@ -100,6 +139,23 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     },
     get nonMcpRequests() {
       return nonMcpRequests;
+    },
+    spoolPath,
+    get spooledEvents() {
+      return spooledEvents;
+    },
+    finish() {
+      if (flusher.stop()) return { spooled: 0, lost: 0 };
+      const { batch, events } = flusher.takeRetained();
+      try {
+        appendSpool(spoolPath, { batchId: randomUUID(), batch });
+        spooledEvents += events;
+        logger.warn({ spooled: events, spool: spoolPath }, `${events} counts written to the spool; the next start with a writable database stores them`);
+        return { spooled: events, lost: 0 };
+      } catch (error) {
+        logger.error({ err: error, lost: events, spool: spoolPath }, `${events} counts lost: the final flush failed and the spool could not be written`);
+        return { spooled: 0, lost: events };
+      }
     },
     installSecret() {
       try {

@@ -17,8 +17,9 @@ import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import { deleteExpiredTraffic } from '../store/delete-expired-traffic.js';
 import type { Store } from '../store/open-database.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
-import { createMetering } from './create-metering.js';
+import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
+import { drainSidecar } from './drain-sidecar.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -28,8 +29,8 @@ export interface RunningService {
   health(): MeteringHealthReport;
   /** Evaluates the alert rules now (and delivers); undefined without a store. */
   runAlerts: (() => Promise<unknown>) | undefined;
-  /** Stops accepting traffic, counts what is still open, flushes and closes the store. */
-  stop(): Promise<void>;
+  /** Stops accepting traffic, counts what is still open, flushes (or spools) and closes the store. */
+  stop(): Promise<FinalFlush>;
 }
 
 export interface StartServiceOptions {
@@ -89,6 +90,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       openSessions: meter.sessionCount,
       pendingAnswers: meter.pendingCount,
       nonMcpRequests: metering.nonMcpRequests,
+      spooledEvents: metering.spooledEvents,
     });
 
   const alertRunner =
@@ -160,12 +162,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       await stopAlerts();
       await stopFleet();
       clearInterval(retention);
-      await closeServer(sidecar);
+      const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
+      if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
       meter.settleAllPending();
-      flusher.stop();
+      const final = metering.finish();
       proxy.close();
       await closeServer(api);
       store?.close();
+      return final;
     },
   };
 }

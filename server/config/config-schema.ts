@@ -111,6 +111,10 @@ export const configSchema = z
     flushIntervalMs: positiveInt.default(1000),
     /** Failed flush attempts before a batch of counts is dropped (and counted as dropped). */
     flushMaxAttempts: positiveInt.default(10),
+    /** At shutdown, how long requests already passed on may take to finish before they are cut and counted as cancelled. */
+    shutdownGraceMs: z.coerce.number().int().nonnegative().default(10_000),
+    /** Where counts the final flush could not write are kept for the next start; defaults to `<db>.spool`. */
+    spoolPath: z.string().min(1).optional(),
     upstreamConnectTimeoutMs: positiveInt.default(10_000),
     retention: z
       .object({ minuteDays: positiveInt.default(14), hourDays: positiveInt.default(400) })

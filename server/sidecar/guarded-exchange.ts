@@ -15,6 +15,11 @@ export class GuardedExchange<A> {
     return this.exchange !== undefined;
   }
 
+  /** True when every message it carried is counted (or it was never metered). */
+  get settled(): boolean {
+    return this.exchange?.isSettled ?? true;
+  }
+
   get classification(): HttpExchange<A>['classification'] | undefined {
     return this.exchange?.classification;
   }

@@ -26,7 +26,22 @@ export interface ReverseProxyOptions {
 
 export interface ReverseProxy {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Exchanges passed on whose answer is not through yet. An event stream whose messages are all
+   * counted holds nothing back unless `answersAwaited`: answers to other requests may still come on it.
+   */
+  inFlight(answersAwaited: boolean): number;
+  /** Ends every exchange still open, counting what it carried as cancelled; answers how many. */
+  cutInFlight(): number;
   close(): void;
+}
+
+interface Forwarded {
+  res: ServerResponse;
+  upstreamReq: http.ClientRequest;
+  exchange: GuardedExchange<Caller>;
+  /** A GET event stream: once its own messages are counted it only carries answers to others. */
+  stream: boolean;
 }
 
 const DROP_LENGTH = new Set(['content-length']);
@@ -43,6 +58,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const upstreamPrefix = upstream.pathname.replace(/\/+$/, '');
   const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
+  const forwarded = new Set<Forwarded>();
 
   function begin(req: IncomingMessage, body: CappedBody | undefined): GuardedExchange<Caller> {
     let where = 'classify';
@@ -81,8 +97,11 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     });
     let answered = false;
     armConnectTimeout(upstreamReq, options.connectTimeoutMs);
+    const entry: Forwarded = { res, upstreamReq, exchange, stream: false };
+    forwarded.add(entry);
 
     res.on('close', () => {
+      forwarded.delete(entry);
       if (res.writableFinished) return;
       upstreamReq.destroy();
       exchange.clientClosed();
@@ -97,6 +116,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
 
     upstreamReq.on('response', (upRes) => {
       answered = true;
+      entry.stream = req.method === 'GET' && (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
       try {
         relay(req, upRes, res, upstreamPath, exchange);
       } catch (error) {
@@ -189,6 +209,22 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         if (error !== undefined) return void res.destroy();
         guarded(body);
       });
+    },
+    inFlight(answersAwaited) {
+      let count = 0;
+      for (const entry of forwarded) if (answersAwaited || !entry.stream || !entry.exchange.settled) count += 1;
+      return count;
+    },
+    cutInFlight() {
+      const open = [...forwarded];
+      forwarded.clear();
+      for (const entry of open) {
+        // Counted before the sockets go, so the final flush that follows includes them.
+        entry.exchange.clientClosed();
+        entry.upstreamReq.destroy();
+        entry.res.destroy();
+      }
+      return open.length;
     },
     close() {
       agent.destroy();

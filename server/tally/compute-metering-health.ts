@@ -4,6 +4,8 @@ import type { TallyStats } from './tally.js';
 /** What /healthz reports: liveness stays `ok`/`degraded` (never down) while traffic flows. */
 export interface MeteringHealthReport {
   status: 'ok' | 'degraded';
+  /** Why the status is degraded, in words; null when ok. */
+  reason: string | null;
   node: string;
   upstream: string;
   uptimeSeconds: number;
@@ -12,6 +14,7 @@ export interface MeteringHealthReport {
     events: number;
     pendingEvents: number;
     retainedEvents: number;
+    spooledEvents: number;
     droppedEvents: number;
     overflowedEvents: number;
     overflowedCallerEvents: number;
@@ -38,6 +41,18 @@ export interface MeteringHealthInput {
   openSessions: number;
   pendingAnswers: number;
   nonMcpRequests: number;
+  /** Counts a failed final flush left in the spool, not yet written back. */
+  spooledEvents?: number;
+}
+
+function degradedReason(input: MeteringHealthInput): string | null {
+  const { flush } = input;
+  if (!input.store.available) return `database unavailable: ${input.store.error ?? 'unknown error'}`;
+  if (flush.consecutiveFailures > 0) return `flushes failing (${flush.consecutiveFailures} in a row): ${flush.lastError ?? 'unknown error'}`;
+  if (flush.droppedEvents > 0) return `${flush.droppedEvents} counts dropped after failed flushes`;
+  if (input.meteringErrors > 0) return `${input.meteringErrors} metering errors`;
+  if ((input.spooledEvents ?? 0) > 0) return `${input.spooledEvents} spooled counts not yet stored`;
+  return null;
 }
 
 /**
@@ -46,9 +61,10 @@ export interface MeteringHealthInput {
  */
 export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealthReport {
   const { flush, counts } = input;
-  const degraded = !input.store.available || flush.droppedEvents > 0 || flush.consecutiveFailures > 0 || input.meteringErrors > 0;
+  const reason = degradedReason(input);
   return {
-    status: degraded ? 'degraded' : 'ok',
+    status: reason === null ? 'ok' : 'degraded',
+    reason,
     node: input.node,
     upstream: input.upstream,
     uptimeSeconds: Math.round((input.now - input.startedAt) / 1000),
@@ -57,6 +73,7 @@ export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealt
       events: counts.events,
       pendingEvents: counts.pendingEvents,
       retainedEvents: flush.retainedEvents,
+      spooledEvents: input.spooledEvents ?? 0,
       droppedEvents: flush.droppedEvents,
       overflowedEvents: counts.overflowedEvents,
       overflowedCallerEvents: counts.overflowedCallerEvents,

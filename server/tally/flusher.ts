@@ -10,7 +10,8 @@ export interface FlusherOptions {
   maxAttempts?: number;
   /** Cells kept for retry while the sink fails; the oldest go first past this. */
   maxRetainedCells?: number;
-  onError?: (error: unknown, context: { attempt: number; droppedEvents: number }) => void;
+  /** `final`: the last attempt at shutdown; nothing is dropped, the caller decides where the counts go. */
+  onError?: (error: unknown, context: { attempt: number; droppedEvents: number; retainedEvents: number; final: boolean }) => void;
 }
 
 export interface FlushHealth {
@@ -61,15 +62,25 @@ export class Flusher {
     this.timer.unref();
   }
 
-  /** Stops the schedule and makes a last attempt. */
+  /** Stops the schedule and makes a last attempt; on failure the counts stay for takeRetained(). */
   stop(): boolean {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    return this.flushNow();
+    return this.flushNow(true);
+  }
+
+  /** Hands over every count not yet written (after a failed final flush) and forgets them. */
+  takeRetained(): { batch: TallyBatch; events: number } {
+    const fresh = this.options.tally.drain();
+    if (fresh.cells.length > 0 || fresh.integrations.length > 0) this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
+    const batch: TallyBatch = { cells: this.retained.flatMap((r) => r.batch.cells), integrations: this.retained.flatMap((r) => r.batch.integrations) };
+    const events = this.retained.reduce((sum, r) => sum + r.events, 0);
+    this.retained = [];
+    return { batch, events };
   }
 
   /** Writes everything pending now; answers whether the sink took it. */
-  flushNow(): boolean {
+  flushNow(final = false): boolean {
     const now = this.options.now();
     this.state.lastAttemptAt = now;
     const fresh = this.options.tally.drain();
@@ -91,7 +102,7 @@ export class Flusher {
       this.succeeded(now);
       return true;
     } catch (error) {
-      this.failed(error);
+      this.failed(error, final);
       return false;
     }
   }
@@ -106,12 +117,17 @@ export class Flusher {
     this.state.consecutiveFailures = 0;
   }
 
-  private failed(error: unknown): void {
+  private failed(error: unknown, final: boolean): void {
     const maxAttempts = this.options.maxAttempts ?? 10;
     const maxCells = this.options.maxRetainedCells ?? 200_000;
     this.state.failedFlushes += 1;
     this.state.consecutiveFailures += 1;
     this.state.lastError = error instanceof Error ? error.message : String(error);
+    if (final) {
+      const retainedEvents = this.health().retainedEvents;
+      this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: 0, retainedEvents, final });
+      return;
+    }
     let dropped = 0;
     for (const r of this.retained) r.attempts += 1;
     const keep = this.retained.filter((r) => r.attempts < maxAttempts);
@@ -124,6 +140,6 @@ export class Flusher {
     }
     this.retained = keep;
     this.state.droppedEvents += dropped;
-    this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped });
+    this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped, retainedEvents: this.health().retainedEvents, final });
   }
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
@@ -8,6 +9,7 @@ import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listTraffic } from '../../server/store/list-traffic.js';
 import { openDatabase } from '../../server/store/open-database.js';
+import { eventsInBatch, readSpool } from '../../server/store/spool-file.js';
 import { textOf } from '../peers/clients.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
 
@@ -126,5 +128,30 @@ describe('mcp-sunset wrap: a stdio server with the sidecar in between', () => {
       expect(totals(db, 'outcome', { method: 'tools/call' })).toEqual({ cancelled: 1 });
       expect(totals(db, 'era', { method: 'tools/call' })).toEqual({ modern: 1 });
     });
+  });
+
+  test('counts a locked database refuses when the server exits go to the spool, and the next wrap stores them once', async () => {
+    const db = join(dir, 'spool.db');
+    openDatabase(db).close();
+    const locker = new Database(db);
+    const session = async () => {
+      const client = new V1Client({ name: 'wrap-test', version: '1' });
+      await client.connect(new V1StdioTransport(wrapped(db, 'desktop-app', 'v1-stdio-server.ts')));
+      expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toBe('3');
+      await client.close();
+    };
+    try {
+      locker.exec('BEGIN EXCLUSIVE');
+      await session();
+      // initialize, notifications/initialized and tools/call.
+      await expect.poll(() => readSpool(`${db}.spool`).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0), BOUND).toBe(3);
+      locker.exec('COMMIT');
+    } finally {
+      locker.close();
+    }
+    await session();
+    await expect.poll(() => totals(db, 'era'), BOUND).toEqual({ legacy: 6 });
+    expect(existsSync(`${db}.spool`)).toBe(false);
+    expect(totals(db, 'method')).toEqual({ initialize: 2, 'notifications/initialized': 2, 'tools/call': 2 });
   });
 });

@@ -38,8 +38,9 @@ export async function startTestService(upstream: URL, overrides: Partial<ConfigI
       rmSync(dir, { recursive: true, force: true });
     },
     async stop() {
-      if (!stopped) await service.stop();
+      const final = stopped ? { spooled: 0, lost: 0 } : await service.stop();
       stopped = true;
+      return final;
     },
   };
 }

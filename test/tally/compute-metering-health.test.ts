@@ -19,17 +19,21 @@ describe('computeMeteringHealth', () => {
   test('reports ok with every count, ISO times and whole seconds of uptime', () => {
     const report = computeMeteringHealth(HEALTHY);
     expect(report.status).toBe('ok');
+    expect(report.reason).toBeNull();
     expect(report.uptimeSeconds).toBe(90);
     expect(report.store).toEqual({ path: 'a.db', available: true, error: null });
     expect(report.metering).toMatchObject({ events: 10, pendingEvents: 3, overflowedEvents: 1, failedFlushes: 2, lastFlushAt: '2026-12-01T12:01:30.000Z', lastFlushError: null, openSessions: 4, pendingAnswers: 5, nonMcpRequests: 6 });
   });
 
   test.each([
-    ['no store', { store: { path: 'a.db', available: false, error: 'read-only' } }],
-    ['counts dropped', { flush: { ...HEALTHY.flush, droppedEvents: 1 } }],
-    ['a flush failing now', { flush: { ...HEALTHY.flush, consecutiveFailures: 1, lastError: 'locked' } }],
-    ['a fault in metering', { meteringErrors: 1 }],
-  ] as const)('is degraded with %s', (_name, change) => {
-    expect(computeMeteringHealth({ ...HEALTHY, ...change }).status).toBe('degraded');
+    ['no store', { store: { path: 'a.db', available: false, error: 'read-only' } }, 'database unavailable: read-only'],
+    ['counts dropped', { flush: { ...HEALTHY.flush, droppedEvents: 1 } }, '1 counts dropped after failed flushes'],
+    ['a flush failing now', { flush: { ...HEALTHY.flush, consecutiveFailures: 1, lastError: 'locked' } }, 'flushes failing (1 in a row): locked'],
+    ['a fault in metering', { meteringErrors: 1 }, '1 metering errors'],
+    ['spooled counts not yet stored', { spooledEvents: 12 }, '12 spooled counts not yet stored'],
+  ] as const)('is degraded with %s, and says so in its reason', (_name, change, reason) => {
+    const report = computeMeteringHealth({ ...HEALTHY, ...change });
+    expect(report.status).toBe('degraded');
+    expect(report.reason).toBe(reason);
   });
 });

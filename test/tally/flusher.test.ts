@@ -40,7 +40,7 @@ function setup(options: Partial<Omit<FlusherOptions, 'tally' | 'sink' | 'now'>> 
   let now = T0;
   const tally = new Tally({ node: 'n', now: () => now });
   const sink = new FakeSink();
-  const errors: { attempt: number; droppedEvents: number }[] = [];
+  const errors: { attempt: number; droppedEvents: number; retainedEvents: number; final: boolean }[] = [];
   const flusher = new Flusher({
     tally,
     sink,
@@ -127,10 +127,10 @@ describe('Flusher', () => {
     flusher.flushNow();
     expect(flusher.health()).toMatchObject({ droppedEvents: 7, retainedEvents: 0, consecutiveFailures: 4, failedFlushes: 4 });
     expect(errors).toEqual([
-      { attempt: 1, droppedEvents: 0 },
-      { attempt: 2, droppedEvents: 0 },
-      { attempt: 3, droppedEvents: 5 },
-      { attempt: 4, droppedEvents: 2 },
+      { attempt: 1, droppedEvents: 0, retainedEvents: 5, final: false },
+      { attempt: 2, droppedEvents: 0, retainedEvents: 7, final: false },
+      { attempt: 3, droppedEvents: 5, retainedEvents: 2, final: false },
+      { attempt: 4, droppedEvents: 2, retainedEvents: 0, final: false },
     ]);
     sink.down = false;
     add(1);
@@ -216,5 +216,21 @@ describe('Flusher', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  test('a failed final flush drops nothing, even past maxAttempts, and hands every count over once', () => {
+    const { sink, flusher, add, errors } = setup({ maxAttempts: 1 });
+    sink.down = true;
+    add(4);
+    flusher.start();
+    expect(flusher.stop()).toBe(false);
+    add(2, 'tools/list');
+    expect(flusher.health()).toMatchObject({ droppedEvents: 0, retainedEvents: 4 });
+    expect(errors).toEqual([{ attempt: 1, droppedEvents: 0, retainedEvents: 4, final: true }]);
+    const { batch, events } = flusher.takeRetained();
+    expect(events).toBe(6);
+    expect(batch.cells.reduce((sum, cell) => sum + cell.count, 0)).toBe(6);
+    expect(flusher.takeRetained().events).toBe(0);
+    expect(flusher.health().retainedEvents).toBe(0);
   });
 });

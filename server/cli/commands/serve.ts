@@ -78,10 +78,11 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
     logger.info({ signal }, 'stopping: flushing counts');
     // Demo clients mid-request must not hold up the flush that matters.
     if (traffic !== undefined && !(await settlesWithin(traffic.stop(), DEMO_STOP_MS))) logger.warn('demo traffic did not stop in time; leaving it');
-    await service.stop();
+    const { lost } = await service.stop();
     logger.debug('service stopped');
     if (demoServer !== undefined && !(await settlesWithin(demoServer.close(), DEMO_STOP_MS))) logger.warn('demo server did not close in time');
-    process.exit(0);
+    // Counts neither stored nor spooled were logged with their number; the exit status says so too.
+    process.exit(lost > 0 ? 1 : 0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -32,7 +32,8 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
   });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => wrapped.kill(signal));
   const code = await wrapped.exited;
-  metering.flusher.stop();
+  const { lost } = metering.finish();
   metering.store?.close();
-  process.exit(code);
+  // The server's own failure wins; a clean exit that lost counts must not look clean.
+  process.exit(lost > 0 && code === 0 ? 1 : code);
 }

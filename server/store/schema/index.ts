@@ -6,3 +6,4 @@ export * from './probes.js';
 export * from './rollups.js';
 export * from './settings.js';
 export * from './traffic.js';
+export * from './spool.js';
