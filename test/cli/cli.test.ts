@@ -87,7 +87,9 @@ describe('the mcp-sunset command', () => {
       expect(await page.text()).toContain('<html');
     } finally {
       run.child.kill('SIGINT');
-      expect(await run.exited).toBe(0);
+      const code = await run.exited;
+      // On failure, say how it ended: a signal or a crash shows here, not just a null code.
+      expect({ code, signal: run.child.signalCode, stderr: code === 0 ? '' : run.stderr().slice(-2000) }).toEqual({ code: 0, signal: null, stderr: '' });
     }
   }, 90_000);
 
