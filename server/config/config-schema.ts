@@ -123,8 +123,12 @@ export const configSchema = z
         versions: positiveInt.default(64),
         cells: positiveInt.default(50_000),
         pendingAnswers: positiveInt.default(50_000),
+        /** Bytes the session table, and the HTTP+SSE channel table, may each hold. */
+        sessionsBytes: positiveInt.default(16 * 1024 * 1024),
+        /** Bytes the table of requests waiting for answers, and each table of requests in flight, may hold. */
+        pendingAnswersBytes: positiveInt.default(64 * 1024 * 1024),
       })
-      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000 }),
+      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback. */
     adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
