@@ -28,6 +28,16 @@ const patchSchema = z
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change');
 
+/** Callers per page unless asked: the table shows the heaviest legacy users first. */
+export const INTEGRATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+
+const pageSchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(INTEGRATIONS_PAGE.maxLimit).default(INTEGRATIONS_PAGE.defaultLimit),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
 const keyParam = z.object({ key: z.string().min(1).max(256) });
 
 /** The integrations registry: measured usage per caller beside what operators know about it. */
@@ -41,8 +51,8 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   };
 
   router.get('/integrations', (req, res) => {
-    parseInput(z.object({}).strict(), req.query);
-    res.json(integrationsToJson(load()));
+    const page = parseInput(pageSchema, req.query);
+    res.json(integrationsToJson(load(), page));
   });
 
   router.get('/integrations/:key', (req, res) => {

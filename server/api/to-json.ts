@@ -84,8 +84,16 @@ export function integrationToJson(view: IntegrationView) {
   };
 }
 
-export function integrationsToJson(view: IntegrationsView) {
-  return { windowDays: view.windowDays, split: view.split, integrations: view.integrations.map(integrationToJson) };
+/** One page of the callers, most legacy first; the split is always over every caller. */
+export function integrationsToJson(view: IntegrationsView, page: { offset: number; limit: number }) {
+  const total = view.integrations.length;
+  const end = Math.min(total, page.offset + page.limit);
+  return {
+    windowDays: view.windowDays,
+    split: view.split,
+    integrations: view.integrations.slice(page.offset, end).map(integrationToJson),
+    page: { offset: page.offset, limit: page.limit, total, nextOffset: end < total ? end : null },
+  };
 }
 
 export function alertToJson(alert: AlertRecord) {

@@ -46,6 +46,8 @@ export interface FinalFlush {
 export interface MeteringGaugeSources {
   pendingAnswers: () => number;
   sessions: () => number;
+  /** Bytes the meter's tables hold; absent where no HTTP meter runs. */
+  meterMemory?: () => { heldBytes: number; evictedForBytes: number };
 }
 
 function openStoreSafely(path: string, logger: Logger): { store: Store | undefined; error: string | undefined } {
@@ -117,6 +119,8 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     overflowedEvents: () => tally.stats().overflowedEvents,
     pendingAnswers: gauges.pendingAnswers,
     sessions: gauges.sessions,
+    heldBytes: () => gauges.meterMemory?.().heldBytes ?? 0,
+    bytesEvictions: () => gauges.meterMemory?.().evictedForBytes ?? 0,
     lastFlushAt: () => flusher.health().lastFlushAt,
     failedFlushes: () => flusher.health().failedFlushes,
   });

@@ -52,6 +52,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const metering = createMetering(config, logger, now, {
     pendingAnswers: () => meter.pendingCount,
     sessions: () => meter.sessionCount,
+    meterMemory: () => meter.memory(),
   });
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>({
@@ -59,6 +60,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     maxSessions: config.caps.sessions,
     maxChannels: config.caps.sessions,
     maxPendingAnswers: config.caps.pendingAnswers,
+    maxSessionBytes: config.caps.sessionsBytes,
+    maxPendingAnswerBytes: config.caps.pendingAnswersBytes,
     httpSseMessagePaths: config.httpSseMessagePaths,
     maxAnswerBytes: config.maxAnswerBytes,
   });
@@ -89,6 +92,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       meteringErrors,
       openSessions: meter.sessionCount,
       pendingAnswers: meter.pendingCount,
+      memory: meter.memory(),
       nonMcpRequests: metering.nonMcpRequests,
       spooledEvents: metering.spooledEvents,
     });

@@ -127,8 +127,12 @@ export const configSchema = z
         versions: positiveInt.default(64),
         cells: positiveInt.default(50_000),
         pendingAnswers: positiveInt.default(50_000),
+        /** Bytes the session table, and the HTTP+SSE channel table, may each hold. */
+        sessionsBytes: positiveInt.default(16 * 1024 * 1024),
+        /** Bytes the table of requests waiting for answers, and each table of requests in flight, may hold. */
+        pendingAnswersBytes: positiveInt.default(64 * 1024 * 1024),
       })
-      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000 }),
+      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** A request, body included, must arrive within this; answers and streams are never bounded by it. */
     requestTimeoutMs: positiveInt.default(30_000),

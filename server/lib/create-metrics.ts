@@ -8,6 +8,8 @@ export interface MeteringGauges {
   overflowedEvents(): number;
   pendingAnswers(): number;
   sessions(): number;
+  heldBytes(): number;
+  bytesEvictions(): number;
   lastFlushAt(): number | undefined;
   failedFlushes(): number;
 }
@@ -35,6 +37,8 @@ export function createMetrics(gauges: MeteringGauges) {
   gauge('mcp_sunset_overflowed_events', 'Events whose method, version or integration was folded into "other" by a cap.', gauges.overflowedEvents);
   gauge('mcp_sunset_pending_answers', 'Requests waiting for an answer on another exchange.', gauges.pendingAnswers);
   gauge('mcp_sunset_sessions', 'Legacy sessions remembered.', gauges.sessions);
+  gauge('mcp_sunset_held_bytes', 'Bytes the sidecar\'s tables (sessions, channels, answers awaited) hold, as estimated.', gauges.heldBytes);
+  gauge('mcp_sunset_byte_evictions', 'Entries pushed out of the sidecar\'s tables because their byte budget was full.', gauges.bytesEvictions);
   gauge('mcp_sunset_failed_flushes', 'Flush attempts that failed.', gauges.failedFlushes);
   gauge('mcp_sunset_last_flush_timestamp_seconds', 'When the last flush succeeded.', () => {
     const at = gauges.lastFlushAt();

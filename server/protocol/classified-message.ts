@@ -17,6 +17,9 @@ export interface ClassifiedMessage {
   version: string | null;
 }
 
+/** Longest clientInfo name or version kept: the rest is cut before it is held or stored. */
+export const MAX_CLIENT_INFO_CHARS = 128;
+
 /** Self-reported client identity: kept as a hint beside the integration, never used to decide. */
 export interface ClientInfoHint {
   name: string;

@@ -4,7 +4,7 @@
  * carry MCP (`isMcpRequest`) yields at least one message, so nothing is dropped: a body that turns
  * out to carry no MCP message is filed as `unknown`. A request that cannot carry MCP yields none.
  */
-import { classified, type ClassifiedMessage, type ClassifyLookups, type ClientInfoHint } from './classified-message.js';
+import { classified, MAX_CLIENT_INFO_CHARS, type ClassifiedMessage, type ClassifyLookups, type ClientInfoHint } from './classified-message.js';
 import { classifyRpcMessage, hasModernHeaderClaim, legacyVersion, modernVersionOf, type PostContext } from './classify-rpc-message.js';
 import { headerValue, headersAgree } from './headers-agree.js';
 import { cancelledRequestId } from './cancelled-request-id.js';
@@ -54,7 +54,8 @@ function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
     : (message.params?._meta as Record<string, unknown> | undefined)?.[META_CLIENT_INFO];
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { name, version } = raw as Record<string, unknown>;
-  return typeof name === 'string' ? { name, version: typeof version === 'string' ? version : '' } : undefined;
+  if (typeof name !== 'string') return undefined;
+  return { name: name.slice(0, MAX_CLIENT_INFO_CHARS), version: typeof version === 'string' ? version.slice(0, MAX_CLIENT_INFO_CHARS) : '' };
 }
 
 function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): ClassifiedMessage {

@@ -15,7 +15,7 @@ export interface PendingAnswer<A> {
   clientLeft: boolean;
 }
 
-/** Settles a request still open on its own exchange, from outside it (a cancel, a DELETE). */
+/** Settles a request still open on its own exchange, from outside it (a cancel, a DELETE). The id comes as held (see boundedId). */
 export type SettleInFlight = (id: JsonRpcId, outcome: Outcome) => void;
 
 /**

@@ -7,6 +7,7 @@ import { outcomeOfStatus, settleWithAnswer } from '../protocol/settle-message.js
 import { HTTP_SSE_ENDPOINT_EVENT, resolveEndpointPath, settleStreamOpen } from '../protocol/settle-stream-open.js';
 import { HEADER } from '../protocol/versions.js';
 import type { Outcome } from '../protocol/vocabulary.js';
+import { boundedId } from './bounded-key.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 
 /** The URL the client used: a relative endpoint is resolved against it, and Host names its host. */
@@ -241,7 +242,7 @@ export class HttpExchange<A> {
 
   /** A cancel or a session's end, seen on another exchange, settles an open request of this one. */
   private readonly settleInFlight: SettleInFlight = (id, outcome) => {
-    const message = this.open.find((m) => m.kind === 'request' && m.id === id);
+    const message = this.open.find((m) => m.kind === 'request' && m.id !== null && boundedId(m.id) === id);
     if (message !== undefined) this.settle(message, outcome);
   };
 

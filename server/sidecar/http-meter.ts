@@ -1,8 +1,10 @@
-import { LRUCache } from 'lru-cache';
 import type { ClassifyLookups, HttpSseChannel } from '../protocol/classified-message.js';
 import { classifyHttpRequest, type HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import type { Outcome } from '../protocol/vocabulary.js';
+import { approxBytes } from './approx-bytes.js';
+import { boundedId, boundedKey, MAX_KEY_CHARS } from './bounded-key.js';
+import { BudgetedTable } from './budgeted-table.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 import { HttpExchange } from './http-exchange.js';
 import type { RecordObservation } from './observation.js';
@@ -11,10 +13,14 @@ export interface HttpMeterOptions<A> {
   record: RecordObservation<A>;
   /** Legacy sessions remembered (their negotiated version). */
   maxSessions?: number;
+  /** Bytes the session table, and the channel table, may each hold. */
+  maxSessionBytes?: number;
   /** HTTP+SSE channels remembered (message endpoint → negotiated version). */
   maxChannels?: number;
   /** Requests whose answer is expected on another HTTP exchange (HTTP+SSE, resumed streams). */
   maxPendingAnswers?: number;
+  /** Bytes the table of requests waiting for answers (and each table of requests in flight) may hold. */
+  maxPendingAnswerBytes?: number;
   /** How long such a request waits for its answer before it is counted as `no-response` (default 10 minutes). */
   pendingAnswerTtlMs?: number;
   /** Paths treated as HTTP+SSE message endpoints even before an `endpoint` event was seen. */
@@ -24,6 +30,22 @@ export interface HttpMeterOptions<A> {
 }
 
 const MAX_LEARNED_PATHS = 64;
+const MIB = 1024 * 1024;
+
+export interface MeterMemory {
+  /** Bytes held by the meter's tables now, as estimated. */
+  heldBytes: number;
+  /** The sum of the tables' byte budgets. */
+  budgetBytes: number;
+  /** Entries pushed out because a table's byte budget was full. */
+  evictedForBytes: number;
+}
+
+interface InFlight {
+  answersArriveOn: string;
+  id: JsonRpcId;
+  settle: SettleInFlight;
+}
 
 /**
  * The stateful half of HTTP metering: what must be remembered across exchanges to classify and
@@ -33,37 +55,43 @@ const MAX_LEARNED_PATHS = 64;
 export class HttpMeter<A> implements ExchangeState<A> {
   readonly record: RecordObservation<A>;
   readonly maxAnswerBytes: number;
-  private readonly sessions: LRUCache<string, { version: string | undefined }>;
-  private readonly channels: LRUCache<string, { version: string | undefined }>;
+  // Every key and held string a client can choose is bounded (ids and session keys as digests when
+  // long), and every table has a byte budget besides its entry cap.
+  private readonly sessions: BudgetedTable<{ version: string | undefined }>;
+  private readonly channels: BudgetedTable<{ version: string | undefined }>;
   private readonly messagePaths: Set<string>;
-  private readonly serverRequests: LRUCache<string, string>;
-  private readonly pending: LRUCache<string, PendingAnswer<A>>;
-  private readonly inFlight: LRUCache<string, { answersArriveOn: string; id: JsonRpcId; settle: SettleInFlight }>;
+  private readonly serverRequests: BudgetedTable<{ method: string }>;
+  private readonly pending: BudgetedTable<PendingAnswer<A>>;
+  private readonly inFlight: BudgetedTable<InFlight>;
+  private readonly tables: readonly { heldBytes: number; budgetBytes: number; evictedForBytes: number }[];
 
   constructor(options: HttpMeterOptions<A>) {
     this.record = options.record;
-    this.maxAnswerBytes = options.maxAnswerBytes ?? 1024 * 1024;
-    this.sessions = new LRUCache({ max: options.maxSessions ?? 10_000 });
-    this.channels = new LRUCache({ max: options.maxChannels ?? 10_000 });
+    this.maxAnswerBytes = options.maxAnswerBytes ?? MIB;
+    const sessionBytes = options.maxSessionBytes ?? 16 * MIB;
+    const pendingBytes = options.maxPendingAnswerBytes ?? 64 * MIB;
+    const maxPending = options.maxPendingAnswers ?? 50_000;
+    this.sessions = new BudgetedTable<{ version: string | undefined }>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
+    this.channels = new BudgetedTable<{ version: string | undefined }>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.messagePaths = new Set(options.httpSseMessagePaths ?? ['/messages']);
-    this.serverRequests = new LRUCache({ max: options.maxPendingAnswers ?? 50_000 });
+    this.serverRequests = new BudgetedTable<{ method: string }>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
     // Forgetting an in-flight request only loses the chance to settle it early on a cancel.
-    this.inFlight = new LRUCache({ max: options.maxPendingAnswers ?? 50_000 });
-    this.pending = new LRUCache<string, PendingAnswer<A>>({
-      max: options.maxPendingAnswers ?? 50_000,
-      ttl: options.pendingAnswerTtlMs ?? 10 * 60_000,
-      ttlAutopurge: true,
+    this.inFlight = new BudgetedTable<InFlight>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
+    this.pending = new BudgetedTable<PendingAnswer<A>>({
+      max: maxPending,
+      maxBytes: pendingBytes,
+      sizeOf: approxBytes,
+      ttlMs: options.pendingAnswerTtlMs ?? 10 * 60_000,
       // Evicted, expired or displaced by a request reusing its id: no answer will reach it now.
-      dispose: (entry, _key, reason) => {
-        if (reason === 'evict' || reason === 'expire' || reason === 'set') this.recordPending(entry, 'no-response');
-      },
+      onDrop: (entry) => this.recordPending(entry, 'no-response'),
     });
+    this.tables = [this.sessions, this.channels, this.serverRequests, this.inFlight, this.pending];
   }
 
   readonly lookups: ClassifyLookups = {
-    sessionVersion: (id) => this.sessions.get(id)?.version,
+    sessionVersion: (id) => this.sessions.get(boundedKey(id))?.version,
     httpSseChannel: (path) => this.channelOf(path),
-    serverRequestMethod: (on, id) => this.serverRequests.get(answerKey(on, id)),
+    serverRequestMethod: (on, id) => this.serverRequests.get(answerKey(on, id))?.method,
   };
 
   /** Classifies a request and returns the exchange that follows its answer. */
@@ -78,7 +106,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   /** Counts every request still waiting for an answer as `no-response`: used at shutdown. */
   settleAllPending(): void {
-    const entries = [...this.pending.values()];
+    const entries = this.pending.values();
     this.pending.clear();
     for (const entry of entries) this.recordPending(entry, 'no-response');
   }
@@ -91,48 +119,65 @@ export class HttpMeter<A> implements ExchangeState<A> {
     return this.sessions.size;
   }
 
+  memory(): MeterMemory {
+    let heldBytes = 0;
+    let budgetBytes = 0;
+    let evictedForBytes = 0;
+    for (const table of this.tables) {
+      heldBytes += table.heldBytes;
+      budgetBytes += table.budgetBytes;
+      evictedForBytes += table.evictedForBytes;
+    }
+    return { heldBytes, budgetBytes, evictedForBytes };
+  }
+
   // ---- used by HttpExchange ----
 
   rememberSession(id: string, version: string | undefined): void {
-    this.sessions.set(id, { version });
+    this.sessions.set(boundedKey(id), { version });
   }
 
   abandonSession(id: string): void {
-    const on = `session:${id}`;
-    for (const entry of [...this.inFlight.values()]) {
+    const on = boundedKey(`session:${id}`);
+    for (const entry of this.inFlight.values()) {
       if (entry.answersArriveOn === on) entry.settle(entry.id, 'cancelled');
     }
     this.settlePendingOn(on, () => 'cancelled');
   }
 
   endSession(id: string): void {
-    this.sessions.delete(id);
+    this.sessions.delete(boundedKey(id));
     this.settlePendingOn(`session:${id}`, (entry) => (entry.clientLeft ? 'cancelled' : 'no-response'));
   }
 
   openChannel(path: string): void {
-    this.channels.set(path, { version: undefined });
+    this.channels.set(boundedKey(path), { version: undefined });
     const pathname = path.split('?')[0] ?? path;
-    if (this.messagePaths.size < MAX_LEARNED_PATHS) this.messagePaths.add(pathname);
+    if (this.messagePaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.messagePaths.add(pathname);
   }
 
   setChannelVersion(path: string, version: string): void {
-    if (this.channels.has(path)) this.channels.set(path, { version });
+    const key = boundedKey(path);
+    if (this.channels.has(key)) this.channels.set(key, { version });
   }
 
   /** Ends a channel: its unanswered requests will never be answered. */
   closeChannel(path: string): void {
-    this.channels.delete(path);
+    this.channels.delete(boundedKey(path));
     this.settlePendingOn(`sse:${path}`, (entry) => (entry.clientLeft ? 'cancelled' : 'no-response'));
   }
 
   rememberServerRequest(answersArriveOn: string, id: JsonRpcId, method: string): void {
-    this.serverRequests.set(answerKey(answersArriveOn, id), method);
+    // A method too long to be a label would be folded anyway: not worth holding.
+    if (method.length <= MAX_KEY_CHARS) this.serverRequests.set(answerKey(answersArriveOn, id), { method });
   }
 
   park(entry: PendingAnswer<A>): void {
-    if (entry.message.id === null) return this.recordPending(entry, 'no-response');
-    this.pending.set(answerKey(entry.answersArriveOn, entry.message.id), entry);
+    const { message } = entry;
+    if (message.id === null) return this.recordPending(entry, 'no-response');
+    // Held as bounded copies: the id and the key of where the answer arrives may be client-chosen and long.
+    const held = { ...entry, answersArriveOn: boundedKey(entry.answersArriveOn), message: { ...message, id: boundedId(message.id) } };
+    this.pending.set(answerKey(entry.answersArriveOn, message.id), held);
   }
 
   claim(answersArriveOn: string, id: JsonRpcId): PendingAnswer<A> | undefined {
@@ -143,7 +188,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   trackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void {
-    this.inFlight.set(answerKey(answersArriveOn, id), { answersArriveOn, id, settle });
+    this.inFlight.set(answerKey(answersArriveOn, id), { answersArriveOn: boundedKey(answersArriveOn), id: boundedId(id), settle });
   }
 
   untrackInFlight(answersArriveOn: string, id: JsonRpcId, settle: SettleInFlight): void {
@@ -155,11 +200,12 @@ export class HttpMeter<A> implements ExchangeState<A> {
   cancel(answersArriveOn: string, id: JsonRpcId): void {
     const waiting = this.claim(answersArriveOn, id);
     if (waiting !== undefined) return this.recordPending(waiting, 'cancelled');
-    this.inFlight.peek(answerKey(answersArriveOn, id))?.settle(id, 'cancelled');
+    const entry = this.inFlight.peek(answerKey(answersArriveOn, id));
+    entry?.settle(entry.id, 'cancelled');
   }
 
   private channelOf(path: string): HttpSseChannel | undefined {
-    const channel = this.channels.get(path);
+    const channel = this.channels.get(boundedKey(path));
     if (channel !== undefined) return { key: path, version: channel.version };
     const query = path.indexOf('?');
     const pathname = query < 0 ? path : path.slice(0, query);
@@ -167,8 +213,9 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   private settlePendingOn(answersArriveOn: string, outcomeOf: (entry: PendingAnswer<A>) => Outcome): void {
-    for (const [key, entry] of [...this.pending.entries()]) {
-      if (entry.answersArriveOn !== answersArriveOn) continue;
+    const on = boundedKey(answersArriveOn);
+    for (const [key, entry] of this.pending.entries()) {
+      if (entry.answersArriveOn !== on) continue;
       this.pending.delete(key);
       this.recordPending(entry, outcomeOf(entry));
     }
@@ -180,5 +227,5 @@ export class HttpMeter<A> implements ExchangeState<A> {
 }
 
 function answerKey(answersArriveOn: string, id: JsonRpcId): string {
-  return `${answersArriveOn}|${typeof id}:${id}`;
+  return `${boundedKey(answersArriveOn)}|${typeof id}:${boundedId(id)}`;
 }

@@ -48,9 +48,10 @@ export function listTraffic(db: Db, query: TrafficQuery): TrafficSeries {
     .groupBy(table.bucketStart, group)
     .all();
 
+  // Group names are client-chosen (a method called `constructor`): no prototype to collide with.
   const byStart = new Map<number, Record<string, number>>();
-  for (let start = first; start < query.to; start += BUCKET_MS[query.bucket]) byStart.set(start, {});
-  const totals: Record<string, number> = {};
+  for (let start = first; start < query.to; start += BUCKET_MS[query.bucket]) byStart.set(start, countsRecord());
+  const totals = countsRecord();
   let claimMismatches = 0;
   for (const row of rows) {
     const counts = byStart.get(row.start);
@@ -67,4 +68,8 @@ export function listTraffic(db: Db, query: TrafficQuery): TrafficSeries {
     totals,
     claimMismatches,
   };
+}
+
+function countsRecord(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
 }

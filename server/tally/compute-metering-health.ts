@@ -25,6 +25,10 @@ export interface MeteringHealthReport {
     lastFlushError: string | null;
     openSessions: number;
     pendingAnswers: number;
+    /** Bytes the sidecar's tables hold now (estimated), their budget, and entries the budget pushed out. */
+    heldBytes: number;
+    heldBytesBudget: number;
+    bytesEvictions: number;
     nonMcpRequests: number;
   };
 }
@@ -40,6 +44,7 @@ export interface MeteringHealthInput {
   meteringErrors: number;
   openSessions: number;
   pendingAnswers: number;
+  memory?: { heldBytes: number; budgetBytes: number; evictedForBytes: number };
   nonMcpRequests: number;
   /** Counts a failed final flush left in the spool, not yet written back. */
   spooledEvents?: number;
@@ -84,6 +89,9 @@ export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealt
       lastFlushError: flush.lastError ?? null,
       openSessions: input.openSessions,
       pendingAnswers: input.pendingAnswers,
+      heldBytes: input.memory?.heldBytes ?? 0,
+      heldBytesBudget: input.memory?.budgetBytes ?? 0,
+      bytesEvictions: input.memory?.evictedForBytes ?? 0,
       nonMcpRequests: input.nonMcpRequests,
     },
   };

@@ -114,5 +114,14 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
         h('tbody', {}, ...rows),
       ),
     ),
+    morePagesNote(view),
   );
+}
+
+/** The API sends the heaviest callers first, one page at a time: say how many are left out. */
+function morePagesNote(view: IntegrationsResponse): HTMLElement | null {
+  const shown = view.page.offset + view.integrations.length;
+  const more = view.page.total - shown;
+  if (more <= 0) return null;
+  return h('p', { class: 'muted small', 'data-testid': 'integrations-more' }, `Showing the first ${formatCount(shown)} of ${formatCount(view.page.total)} callers; ${formatCount(more)} more with less legacy traffic are not listed.`);
 }
