@@ -17,6 +17,9 @@ export interface ClassifiedMessage {
   version: string | null;
 }
 
+/** Longest method or version counted under its own name: longer ones are counted as `other`. */
+export const MAX_LABEL_CHARS = 128;
+
 /** Longest clientInfo name or version kept: the rest is cut before it is held or stored. */
 export const MAX_CLIENT_INFO_CHARS = 128;
 

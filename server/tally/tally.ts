@@ -1,4 +1,5 @@
 import { bucketStart } from '../lib/time-bucket.js';
+import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
 import { isLegacyWorkServed } from '../protocol/served.js';
 import { classifyRequest } from '../protocol/work-request.js';
 import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
@@ -33,15 +34,13 @@ export interface TallyStats {
   cells: number;
 }
 
-const MAX_LABEL_LENGTH = 128;
-
 /** A bounded set of admitted label values: past the cap, newcomers are refused. */
 class Admitted {
   private readonly values = new Set<string>();
   constructor(private readonly cap: number) {}
   admit(value: string): boolean {
     if (this.values.has(value)) return true;
-    if (this.values.size >= this.cap || value.length > MAX_LABEL_LENGTH) return false;
+    if (this.values.size >= this.cap || value.length > MAX_LABEL_CHARS) return false;
     this.values.add(value);
     return true;
   }

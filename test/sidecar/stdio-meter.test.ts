@@ -1,15 +1,22 @@
 import { describe, expect, test } from 'vitest';
 import type { JsonRpcId } from '../../server/protocol/read-json-rpc.js';
 import type { Observation } from '../../server/sidecar/observation.js';
-import { StdioMeter } from '../../server/sidecar/stdio-meter.js';
+import { StdioMeter, type StdioMeterOptions } from '../../server/sidecar/stdio-meter.js';
+import { Tally } from '../../server/tally/tally.js';
+import { NO_VERSION } from '../../server/tally/tally-cell.js';
+import { tallyEntryOf } from '../../server/tally/tally-entry-of.js';
 
 const MODERN = '2026-07-28';
+const MB = 1024 * 1024;
 
-function harness() {
+function harness(options?: StdioMeterOptions) {
   const recorded: Observation<string>[] = [];
-  const meter = new StdioMeter<string>((observation) => recorded.push(observation));
+  const meter = new StdioMeter<string>((observation) => recorded.push(observation), options);
   return { meter, recorded };
 }
+
+/** A string id of about 1 MB, distinct per `n` in its first characters and its last. */
+const hugeId = (n: number) => `${n}-${'x'.repeat(MB)}-${n}`;
 
 function counted(recorded: Observation<string>[]) {
   return recorded.map((o) => [o.message.method, o.message.id, o.message.reason, o.message.version, o.outcome]);
@@ -167,5 +174,83 @@ describe('StdioMeter', () => {
     meter.serverLine(result(1));
     meter.close();
     expect(recorded.map((o) => o.attrs).sort()).toEqual(['first', 'second']);
+  });
+
+  describe('bounded in bytes', () => {
+    const budget = 64 * 1024;
+
+    test('a request with a 1 MB string id is held as a few hundred bytes, and its answer still settles it', () => {
+      const { meter, recorded } = harness({ maxOpenBytes: budget });
+      const id = hugeId(1);
+      meter.clientLine(request(id, 'tools/call'), 'c');
+      expect(meter.heldBytes).toBeGreaterThan(0);
+      expect(meter.heldBytes).toBeLessThan(2048);
+      meter.serverLine(result(id));
+      expect(recorded.map((o) => [o.message.method, o.outcome])).toEqual([['tools/call', 'served']]);
+      expect(String(recorded[0]!.message.id).length).toBeLessThanOrEqual(256);
+      expect(meter.heldBytes).toBe(0);
+      expect(meter.memory().evictedForBytes).toBe(0);
+    });
+
+    test('a cancellation naming a 1 MB id settles the request it names, and only that one', () => {
+      const { meter, recorded } = harness({ maxOpenBytes: budget });
+      meter.clientLine(request(hugeId(1), 'tools/call'), 'first');
+      meter.clientLine(request(hugeId(2), 'tools/call'), 'second');
+      meter.clientLine(cancelled(hugeId(2)), 'c');
+      meter.serverLine(result(hugeId(1)));
+      expect(recorded.filter((o) => o.message.method === 'tools/call').map((o) => [o.attrs, o.outcome])).toEqual([
+        ['second', 'cancelled'],
+        ['first', 'served'],
+      ]);
+    });
+
+    test('a server request with a 1 MB id still groups the client answer under its method', () => {
+      const { meter, recorded } = harness({ maxOpenBytes: budget });
+      meter.serverLine(request(hugeId(7), 'roots/list'));
+      expect(meter.heldBytes).toBeLessThan(2048);
+      meter.clientLine(result(hugeId(7), { roots: [] }), 'c');
+      expect(recorded.map((o) => [o.message.method, o.message.reason])).toEqual([['roots/list', 'client-response']]);
+    });
+
+    test('many pending requests with huge ids under a small budget: the budget pushes some out, each counted once as no-response', () => {
+      const small = 16 * 1024;
+      const { meter, recorded } = harness({ maxOpenBytes: small });
+      const sent = 60;
+      for (let n = 0; n < sent; n += 1) {
+        meter.clientLine(request(hugeId(n), `tools/call-${'m'.repeat(64 * 1024)}-${n}`), 'c');
+        expect(meter.heldBytes).toBeLessThanOrEqual(small);
+      }
+      const { evictedForBytes, budgetBytes } = meter.memory();
+      expect(budgetBytes).toBe(2 * small);
+      expect(evictedForBytes).toBeGreaterThan(0);
+      const settledEarly = recorded.filter((o) => o.message.kind === 'request');
+      expect(settledEarly).toHaveLength(evictedForBytes);
+      expect(settledEarly.every((o) => o.outcome === 'no-response')).toBe(true);
+      // The oldest went first, and what is still held can still be answered.
+      meter.serverLine(result(hugeId(sent - 1)));
+      expect(recorded.at(-1)!.outcome).toBe('served');
+      meter.close();
+      expect(recorded.filter((o) => o.message.kind === 'request')).toHaveLength(sent);
+    });
+
+    test('long methods and versions are held cut short, and are still counted as other', () => {
+      const { meter, recorded } = harness({ maxOpenBytes: budget });
+      const longMethod = 'm'.repeat(MB);
+      const longVersion = 'v'.repeat(MB);
+      meter.clientLine(request(0, 'initialize', { protocolVersion: longVersion, capabilities: {}, clientInfo: { name: 'c', version: '1' } }), 'c');
+      meter.clientLine(request(1, longMethod), 'c');
+      meter.serverLine(request(2, longMethod));
+      expect(meter.heldBytes).toBeLessThan(4096);
+      meter.clientLine(result(2), 'c');
+      meter.close();
+      const tally = new Tally({ node: 'n', now: () => 0 });
+      for (const observation of recorded) tally.add(tallyEntryOf({ ...observation, attrs: { integration: 'i', source: 'test' } }));
+      const cells = tally.drain().cells.map((cell) => [cell.kind, cell.method, cell.version]);
+      expect(cells.sort()).toEqual([
+        ['request', 'initialize', 'other'],
+        ['request', 'other', NO_VERSION],
+        ['response', 'other', NO_VERSION],
+      ]);
+    });
   });
 });
