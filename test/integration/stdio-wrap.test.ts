@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
@@ -21,9 +21,13 @@ const CLI = join(PROJECT_ROOT, 'server', 'cli', 'main.ts');
 
 /** The command a client runs instead of the server: the sidecar's wrap around it. */
 function wrapped(db: string, caller: string, server: string, ...serverArgs: string[]) {
+  return wrappedWith([], db, caller, server, ...serverArgs);
+}
+
+function wrappedWith(wrapFlags: string[], db: string, caller: string, server: string, ...serverArgs: string[]) {
   return {
     command: process.execPath,
-    args: [...TSX, CLI, 'wrap', '--db', db, '--caller', caller, '--', process.execPath, ...TSX, join(PROJECT_ROOT, 'test', 'peers', server), ...serverArgs],
+    args: [...TSX, CLI, 'wrap', ...wrapFlags, '--db', db, '--caller', caller, '--', process.execPath, ...TSX, join(PROJECT_ROOT, 'test', 'peers', server), ...serverArgs],
     cwd: PROJECT_ROOT,
   };
 }
@@ -153,5 +157,23 @@ describe('mcp-sunset wrap: a stdio server with the sidecar in between', () => {
     await expect.poll(() => totals(db, 'era'), BOUND).toEqual({ legacy: 6 });
     expect(existsSync(`${db}.spool`)).toBe(false);
     expect(totals(db, 'method')).toEqual({ initialize: 2, 'notifications/initialized': 2, 'tools/call': 2 });
+  });
+
+  test('with a byte budget smaller than one request, traffic still flows, each request is counted as no-response, and the exit log says how many were pushed out', async () => {
+    const db = join(dir, 'squeezed.db');
+    const config = join(dir, 'squeezed.json');
+    writeFileSync(config, JSON.stringify({ caps: { pendingAnswersBytes: 64 } }));
+    const transport = new V1StdioTransport({ ...wrappedWith(['--config', config], db, 'desktop-app', 'v1-stdio-server.ts'), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new V1Client({ name: 'wrap-test', version: '1' });
+    await client.connect(transport);
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toBe('3');
+    await client.close();
+    await expect.poll(() => totals(db, 'method'), BOUND).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/call': 1 });
+    expect(totals(db, 'outcome')).toEqual({ 'no-response': 3 });
+    await expect.poll(() => stderr, BOUND).toContain('"bytesEvictions":2');
+    const line = stderr.split('\n').find((text) => text.includes('"bytesEvictions"'))!;
+    expect(JSON.parse(line)).toMatchObject({ bytesEvictions: 2, heldBytesBudget: 128 });
   });
 });

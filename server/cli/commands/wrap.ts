@@ -18,8 +18,8 @@ function callerNamed(name: string | undefined): Caller {
  */
 export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
   const logger = createLogger(config.logLevel);
-  const metering = createMetering(config, logger, Date.now, { pendingAnswers: () => 0, sessions: () => 0 });
-  const meter = new StdioMeter(metering.record);
+  const meter = new StdioMeter<Caller>((observation) => metering.record(observation), { maxOpenBytes: config.caps.pendingAnswersBytes });
+  const metering = createMetering(config, logger, Date.now, { pendingAnswers: () => 0, sessions: () => 0, meterMemory: () => meter.memory() });
   metering.flusher.start();
   const [program, ...args] = command;
   const wrapped = wrapStdio({
@@ -32,6 +32,11 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
   });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => wrapped.kill(signal));
   const code = await wrapped.exited;
+  const memory = meter.memory();
+  // wrap has no /healthz: a squeezed table is worth one line at exit, a quiet run is worth none.
+  if (memory.evictedForBytes > 0) {
+    logger.warn({ bytesEvictions: memory.evictedForBytes, heldBytesBudget: memory.budgetBytes }, `${memory.evictedForBytes} entries pushed out of the meter by its byte budget; each client request among them was counted as no-response`);
+  }
   const { lost } = metering.finish();
   metering.store?.close();
   // The server's own failure wins; a clean exit that lost counts must not look clean.
