@@ -12,6 +12,7 @@ import { isMcpRequest } from './is-mcp-request.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
+import { capText } from './cap-text.js';
 import { METHOD } from './method-names.js';
 
 export interface HttpRequestFacts {
@@ -55,7 +56,7 @@ function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { name, version } = raw as Record<string, unknown>;
   if (typeof name !== 'string') return undefined;
-  return { name: name.slice(0, MAX_CLIENT_INFO_CHARS), version: typeof version === 'string' ? version.slice(0, MAX_CLIENT_INFO_CHARS) : '' };
+  return { name: capText(name, MAX_CLIENT_INFO_CHARS), version: typeof version === 'string' ? capText(version, MAX_CLIENT_INFO_CHARS) : '' };
 }
 
 function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): ClassifiedMessage {

@@ -1,3 +1,4 @@
+import { capText } from '../protocol/cap-text.js';
 import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
 
 /**
@@ -6,7 +7,5 @@ import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
  * it folded while a client can no longer make the meter hold a megabyte per entry.
  */
 export function heldLabel(label: string): string {
-  if (label.length <= MAX_LABEL_CHARS + 1) return label;
-  // V8 keeps a slice as a view into the whole string; the round trip makes an exact, standalone copy.
-  return JSON.parse(JSON.stringify(label.slice(0, MAX_LABEL_CHARS + 1))) as string;
+  return capText(label, MAX_LABEL_CHARS + 1);
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { LRUCache } from 'lru-cache';
 import proxyaddr from 'proxy-addr';
+import { capText } from '../protocol/cap-text.js';
 
 export interface Caller {
   /** The integration key: a fingerprint or a configured name, never the credential itself. */
@@ -79,7 +80,7 @@ export function createCallerIdentifier(options: CallerIdentityOptions): (req: In
       if (socket.authorized !== true || socket.getPeerCertificate === undefined) return undefined;
       const cn = socket.getPeerCertificate().subject?.CN;
       const name = Array.isArray(cn) ? cn[0] : cn;
-      return name ? { integration: `mtls:${name.slice(0, MAX_NAME)}`, source: 'mtls-subject' } : undefined;
+      return name ? { integration: `mtls:${capText(name, MAX_NAME)}`, source: 'mtls-subject' } : undefined;
     },
   };
   const ordered = options.order.map((mechanism) => mechanisms[mechanism]);
