@@ -23,6 +23,10 @@ export interface FuzzResult {
   byteExact: number;
   /** Eligible requests the upstream never saw, or saw with other bytes: a few examples. */
   mismatches: string[];
+  /** The same, counted by method and delivery. */
+  mismatchesBy: Record<string, number>;
+  /** Resets of requests the client sent in full, by method, delivery and error. */
+  otherResets: Record<string, number>;
   oversize: number;
   oversizeByteExact: number;
   sidecarAlive: boolean;
@@ -77,11 +81,15 @@ export async function runFuzz(options: { requests: number; seed: number; concurr
   let oversize = 0;
   let oversizeByteExact = 0;
   const mismatches: string[] = [];
+  const mismatchesBy: Record<string, number> = {};
+  const otherResets: Record<string, number> = {};
   for (const [id, entry] of sent) {
     if (entry.delivery === 'half') continue;
+    if (entry.outcome.kind !== 'answered') bump(otherResets, `${entry.method} ${entry.delivery} ${entry.outcome.kind === 'reset' ? entry.outcome.error : 'timeout'}`);
     const { bytes } = entry;
     const got = upstream.received.get(id);
     const exact = got !== undefined && got.bytes === bytes && got.sha256 === entry.sha256;
+    if (!exact) bump(mismatchesBy, `${entry.method} ${entry.delivery}${bytes > options.maxBodyBytes ? ' over maxBodyBytes' : ''}`);
     if (bytes > options.maxBodyBytes) {
       oversize += 1;
       if (exact) oversizeByteExact += 1;
@@ -89,7 +97,7 @@ export async function runFuzz(options: { requests: number; seed: number; concurr
     }
     eligible += 1;
     if (exact) byteExact += 1;
-    else if (mismatches.length < 5) {
+    else if (mismatches.length < 3) {
       mismatches.push(`${entry.method} ${entry.path.slice(0, 40)} ${entry.shape} ${entry.delivery} ${bytes} B → upstream ${got === undefined ? 'never saw it' : `got ${got.bytes} B`} (client: ${entry.outcome.kind}${entry.outcome.kind === 'answered' ? ` ${entry.outcome.status}` : ''})`);
     }
   }
@@ -115,6 +123,8 @@ export async function runFuzz(options: { requests: number; seed: number; concurr
     eligible,
     byteExact,
     mismatches,
+    mismatchesBy,
+    otherResets,
     oversize,
     oversizeByteExact,
     sidecarAlive,
