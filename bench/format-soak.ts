@@ -41,7 +41,7 @@ export function formatSoak(report: SoakReport): string {
     `- **Sidecar crashes: ${crashed}** (child ${fuzz.sidecarAlive ? 'alive' : 'dead'} at the end, /healthz answered ${fuzz.healthStatus} \`${fuzz.healthState}\`).`,
     `- **Forwarded byte-exact: ${n(fuzz.byteExact)} of ${n(fuzz.eligible)} (${pct(fuzz.byteExact, fuzz.eligible)})** of the whole and chunked bodies within maxBodyBytes (upstream's received length and SHA-256 equal to what was sent); bodies over maxBodyBytes, forwarded unread: ${n(fuzz.oversizeByteExact)} of ${n(fuzz.oversize)} byte-exact.`,
     ...(fuzz.mismatches.length === 0 ? [] : [`- Not byte-exact, by method and delivery: ${tally(fuzz.mismatchesBy)}.`]),
-    ...(fuzz.mismatches.length === 0 ? [] : [`- Not byte-exact, first ${fuzz.mismatches.length}: ${fuzz.mismatches.map((m) => `\`${m.replaceAll("`", "'")}\``).join('; ')}.`]),
+    ...(fuzz.mismatches.length === 0 ? [] : [`- Not byte-exact, one example each: ${fuzz.mismatches.map((m) => `\`${m.replaceAll("`", "'")}\``).join('; ')}.`]),
     `- **Metering errors: ${n(fuzz.meteringErrors)}**; ${n(fuzz.events)} events metered, ${n(fuzz.nonMcpRequests)} non-MCP requests counted.`,
     '',
     '### Cardinality',
