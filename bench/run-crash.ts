@@ -1,7 +1,8 @@
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { closeServer, listenLoopback } from './listen-loopback.js';
+import { closeServer } from './close-server.js';
+import { listenLoopback } from './listen-loopback.js';
 import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
 import { spawnSoakSidecar } from './spawn-soak-sidecar.js';
 import { createUpstreamServer } from './upstream-server.js';
