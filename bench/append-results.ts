@@ -13,6 +13,8 @@ const HEADER = [
   '- `npm run bench` (bench/run.ts, about 4 minutes): direct vs bare proxy vs sidecar, JSON and SSE,',
   '  max throughput and fixed rate, plus classifier and metering micro-benchmarks.',
   '- `npx tsx bench/breakdown.ts` (about 2.5 minutes): the sidecar\'s CPU per request split by layer.',
+  '- `npm run soak` (bench/soak.ts, about 1–1.5 minutes): hostile-input fuzz, 10⁵ distinct identities, and',
+  '  SIGKILL under steady traffic, against the sidecar in a child process.',
   '',
   '`BENCH_CPU_PROFILE=1 BENCH_ROUNDS=1 npm run bench` profiles both proxies and prints their hot spots',
   '(not recorded). Shorter smoke runs: `BENCH_ROUNDS`, `BENCH_CLOSED_SECONDS`, `BENCH_OPEN_SECONDS`, … (see',

@@ -1,0 +1,78 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ProcessMemory, SoakChildOptions, SoakReply } from './soak-messages.js';
+
+export interface SoakSidecar {
+  url: URL;
+  apiUrl: URL;
+  pid: number;
+  /** Whether the process is still running (it has not exited or been killed). */
+  alive(): boolean;
+  /** RSS and heap of the child, after a full GC when `gc` is set. */
+  memory(gc: boolean): Promise<ProcessMemory>;
+  /** Stops the service cleanly (final flush) and waits for the process to exit. */
+  stop(): Promise<void>;
+  /** SIGKILL: no final flush, no spool. */
+  kill(): Promise<void>;
+}
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = fileURLToPath(new URL(FROM_SOURCE ? './soak-child.ts' : './soak-child.js', import.meta.url));
+const REPLY_TIMEOUT_MS = 60_000;
+
+function nextReply<T extends SoakReply['type']>(child: ChildProcess, type: T): Promise<Extract<SoakReply, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      reject(new Error(`soak sidecar ${child.pid} exited (${code ?? signal}) before ${type}`));
+    };
+    const onMessage = (reply: SoakReply) => {
+      if (reply.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(reply as Extract<SoakReply, { type: T }>);
+    };
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      reject(new Error(`soak sidecar ${child.pid} sent no ${type} in time`));
+    }, REPLY_TIMEOUT_MS);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Starts the sidecar (startService, real SQLite file) in its own Node process and waits until it listens. */
+export async function spawnSoakSidecar(options: SoakChildOptions): Promise<SoakSidecar> {
+  const child = fork(ENTRY, [JSON.stringify(options)], {
+    execArgv: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = await nextReply(child, 'ready');
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    url: new URL(ready.url),
+    apiUrl: new URL(ready.apiUrl),
+    pid: child.pid!,
+    alive,
+    async memory(gc) {
+      const reply = nextReply(child, 'memory');
+      child.send({ type: 'memory', gc });
+      const { rssBytes, heapUsedBytes } = await reply;
+      return { rssBytes, heapUsedBytes };
+    },
+    async stop() {
+      if (!alive()) return;
+      child.send({ type: 'stop' });
+      await exited;
+    },
+    async kill() {
+      if (!alive()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
