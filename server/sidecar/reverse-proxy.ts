@@ -85,13 +85,17 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
     const exchange = begin(req, body);
     const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
+    const headers = forwardHeaders(req.rawHeaders);
+    // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
+    // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.
+    if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
     const upstreamReq = (secure ? https : http).request({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
       port: upstream.port,
       method: req.method,
       path: upstreamPath,
-      headers: forwardHeaders(req.rawHeaders),
+      headers,
       setHost: false,
       agent,
     });

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
@@ -40,6 +41,29 @@ describe('the sidecar passes traffic through unchanged', () => {
     expect(seen.body.toString()).toBe(MODERN_BODY);
     expect(endToEnd(seen.rawHeaders)).toEqual(endToEnd(headers));
     expect(await trafficTotals(service, 'era')).toEqual({ modern: 1 });
+  });
+
+  test.each(['GET', 'DELETE', 'OPTIONS'])('a chunked %s body reaches the upstream framed, never as a request of its own', async (method) => {
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    service = await startTestService(new URL(upstream.origin));
+    const smuggled = 'POST /smuggled HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}';
+    const chunk = `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`;
+    const socket = connect(Number(service.sidecarUrl.port), service.sidecarUrl.hostname);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (data) => {
+        text += data.toString();
+        if (/\r\n\r\n(2\r\n)?ok/.test(text)) resolve(text);
+      });
+      socket.on('error', reject);
+      socket.write(`${method} /mcp HTTP/1.1\r\nHost: ${service!.sidecarUrl.host}\r\nAccept: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`);
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    // Wait for anything a second, smuggled request would bring, then look at all the upstream saw.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(upstream.received.map((seen) => `${seen.method} ${seen.url}`)).toEqual([`${method} /mcp`]);
+    expect(upstream.received[0]!.body.toString()).toBe(smuggled);
   });
 
   test('answer status, headers and bytes reach the client as the upstream sent them', async () => {
