@@ -168,7 +168,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       clearInterval(retention);
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
       if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
-      meter.settleAllPending();
+      meter.settleAllPending('cancelled');
       const final = metering.finish();
       proxy.close();
       await closeServer(api);

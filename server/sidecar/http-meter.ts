@@ -104,11 +104,14 @@ export class HttpMeter<A> implements ExchangeState<A> {
     return this.channelOf(path) !== undefined;
   }
 
-  /** Counts every request still waiting for an answer as `no-response`: used at shutdown. */
-  settleAllPending(): void {
-    const entries = this.pending.values();
+  /**
+   * Counts every request still waiting for an answer. At shutdown that is `cancelled`: the drain
+   * deadline passed and the sidecar closed the exchanges its answers were due on.
+   */
+  settleAllPending(outcome: 'cancelled' | 'no-response'): void {
+    const entries = [...this.pending.values()];
     this.pending.clear();
-    for (const entry of entries) this.recordPending(entry, 'no-response');
+    for (const entry of entries) this.recordPending(entry, outcome);
   }
 
   get pendingCount(): number {

@@ -744,18 +744,18 @@ describe('HttpMeter', () => {
       expect(meter.lookups.sessionVersion('S2')).toBe('2025-11-25');
     });
 
-    test('settleAllPending records every waiting request as no-response, once', () => {
+    test('settleAllPending records every waiting request with the outcome given, once', () => {
       const { meter, recorded } = harness();
       const stream = openChannel(meter);
       accepted(meter.begin(postFacts(legacyRequest('tools/list', 1), {}, CHANNEL), 'poster'));
       accepted(meter.begin(postFacts(legacyRequest('tools/call', 2), {}, CHANNEL), 'poster'));
-      meter.settleAllPending();
+      meter.settleAllPending('cancelled');
       onStream(stream, result(1));
       stream.responseEnd();
-      meter.settleAllPending();
+      meter.settleAllPending('no-response');
       expect(countedById(recorded.slice(1))).toEqual([
-        { method: 'tools/list', id: 1, outcome: 'no-response' },
-        { method: 'tools/call', id: 2, outcome: 'no-response' },
+        { method: 'tools/list', id: 1, outcome: 'cancelled' },
+        { method: 'tools/call', id: 2, outcome: 'cancelled' },
       ]);
       expect(meter.pendingCount).toBe(0);
     });
