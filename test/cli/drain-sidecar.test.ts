@@ -1,7 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { rawRequest, type RawResponse } from '../support/raw-request.js';
+import { spawnCli, waitForServing } from '../support/spawn-cli.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
 const CONCURRENT = 40;
@@ -28,8 +32,15 @@ function storedCalls(dbPath: string): Record<string, number> {
   }
 }
 
-function sendCalls(service: TestService): Promise<PromiseSettledResult<RawResponse>[]> {
+function sendCalls(service: { sidecarUrl: URL }): Promise<PromiseSettledResult<RawResponse>[]> {
   return Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => rawRequest(new URL('/mcp', service.sidecarUrl), 'POST', HEADERS, callBody(i + 1))));
+}
+
+function startSlowUpstream(): Promise<RawUpstream> {
+  return startRawUpstream((_req, res, body) => {
+    const { id } = JSON.parse(body.toString()) as { id: number };
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [], resultType: 'complete' } })), 300);
+  });
 }
 
 describe('drainSidecar', () => {
@@ -42,10 +53,7 @@ describe('drainSidecar', () => {
   });
 
   test('requests in flight at stop under a slow upstream are answered, and each one the upstream received is counted', async () => {
-    upstream = await startRawUpstream((_req, res, body) => {
-      const { id } = JSON.parse(body.toString()) as { id: number };
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [], resultType: 'complete' } })), 300);
-    });
+    upstream = await startSlowUpstream();
     service = await startTestService(new URL(upstream.origin));
     const calls = sendCalls(service);
     await expect.poll(() => upstream!.received.length).toBe(CONCURRENT);
@@ -70,5 +78,26 @@ describe('drainSidecar', () => {
     await service.stop();
 
     expect(storedCalls(service.dbPath)).toEqual({ cancelled: CONCURRENT });
+  });
+
+  test('SIGTERM to the real CLI under a slow upstream: every request the upstream received is answered and counted once', async () => {
+    upstream = await startSlowUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-sigterm-'));
+    const dbPath = join(dir, 'counts.db');
+    const run = spawnCli(['serve', '--upstream', upstream.origin, '--db', dbPath, '--listen', '127.0.0.1:0', '--dashboard', '127.0.0.1:0', '--log-level', 'silent']);
+    try {
+      const { sidecarUrl } = await waitForServing(run);
+      const calls = sendCalls({ sidecarUrl });
+      await expect.poll(() => upstream!.received.length).toBe(CONCURRENT);
+      run.child.kill('SIGTERM');
+      const results = await calls;
+      expect(await run.exited).toBe(0);
+      const answered = results.filter((r) => r.status === 'fulfilled' && r.value.status === 200).length;
+      expect(answered).toBe(CONCURRENT);
+      expect(storedCalls(dbPath)).toEqual({ served: CONCURRENT });
+    } finally {
+      if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
