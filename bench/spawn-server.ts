@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nextReply } from './next-reply.js';
 import type { ChildReply, ChildStats, ServerKind } from './child-messages.js';
 
 export interface ServerChild {
@@ -23,22 +24,6 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const ENTRY = fileURLToPath(new URL(FROM_SOURCE ? './serve-child.ts' : './serve-child.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 
-function nextReply<T extends ChildReply['type']>(child: ChildProcess, type: T): Promise<Extract<ChildReply, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child ${child.pid} sent no ${type} in time`)), START_TIMEOUT_MS);
-    const onExit = (code: number | null) => reject(new Error(`child ${child.pid} exited (${code}) before ${type}`));
-    const onMessage = (reply: ChildReply) => {
-      if (reply.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(reply as Extract<ChildReply, { type: T }>);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
 /** Starts one server in its own Node process (TypeScript through tsx) and waits until it listens. */
 export async function spawnServer(kind: ServerKind, options: SpawnOptions = {}): Promise<ServerChild> {
   const profile = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
@@ -46,14 +31,14 @@ export async function spawnServer(kind: ServerKind, options: SpawnOptions = {}):
     execArgv: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), ...profile],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await nextReply(child, 'ready');
+  const ready = await nextReply<ChildReply, 'ready'>(child, 'ready', START_TIMEOUT_MS);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     kind,
     url: new URL(ready.url),
     pid: child.pid!,
     async stats() {
-      const reply = nextReply(child, 'stats');
+      const reply = nextReply<ChildReply, 'stats'>(child, 'stats', START_TIMEOUT_MS);
       child.send({ type: 'stats' });
       const { cpuMicros, health } = await reply;
       return { cpuMicros, health };

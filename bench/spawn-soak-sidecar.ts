@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nextReply } from './next-reply.js';
 import type { ProcessMemory, SoakChildOptions, SoakReply } from './soak-messages.js';
 
 export interface SoakSidecar {
@@ -20,30 +21,6 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const ENTRY = fileURLToPath(new URL(FROM_SOURCE ? './soak-child.ts' : './soak-child.js', import.meta.url));
 const REPLY_TIMEOUT_MS = 60_000;
 
-function nextReply<T extends SoakReply['type']>(child: ChildProcess, type: T): Promise<Extract<SoakReply, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, signal: string | null) => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      reject(new Error(`soak sidecar ${child.pid} exited (${code ?? signal}) before ${type}`));
-    };
-    const onMessage = (reply: SoakReply) => {
-      if (reply.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(reply as Extract<SoakReply, { type: T }>);
-    };
-    const timer = setTimeout(() => {
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      reject(new Error(`soak sidecar ${child.pid} sent no ${type} in time`));
-    }, REPLY_TIMEOUT_MS);
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
 /** Starts the sidecar (startService, real SQLite file) in its own Node process and waits until it listens. */
 export async function spawnSoakSidecar(options: SoakChildOptions): Promise<SoakSidecar> {
   const child = fork(ENTRY, [JSON.stringify(options)], {
@@ -51,7 +28,7 @@ export async function spawnSoakSidecar(options: SoakChildOptions): Promise<SoakS
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = await nextReply(child, 'ready');
+  const ready = await nextReply<SoakReply, 'ready'>(child, 'ready', REPLY_TIMEOUT_MS);
   const alive = () => child.exitCode === null && child.signalCode === null;
   return {
     url: new URL(ready.url),
@@ -59,7 +36,7 @@ export async function spawnSoakSidecar(options: SoakChildOptions): Promise<SoakS
     pid: child.pid!,
     alive,
     async memory(gc) {
-      const reply = nextReply(child, 'memory');
+      const reply = nextReply<SoakReply, 'memory'>(child, 'memory', REPLY_TIMEOUT_MS);
       child.send({ type: 'memory', gc });
       const { rssBytes, heapUsedBytes } = await reply;
       return { rssBytes, heapUsedBytes };
