@@ -9,6 +9,7 @@ const STATUS: Readonly<Record<AppErrorCode, number>> = {
   misdirected: 421,
   forbidden_origin: 403,
   unsupported_media_type: 415,
+  conflict: 409,
 };
 
 /** The one place errors become HTTP answers: a JSON body naming the code, message and parameter. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
+import { PLAN_ACTIONS } from '../store/schema/index.js';
 
 const day = z
   .string()
@@ -20,6 +21,24 @@ const brownoutSchema = z
   .strict()
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' });
 
+const exemptionSchema = z
+  .object({
+    integration: z.string().trim().min(1).max(128),
+    /** The last day (UTC) the exemption holds; it lapses by itself after it. */
+    until: day,
+    note: z.string().max(500).nullable().optional(),
+  })
+  .strict();
+
+const gateSchema = z
+  .object({
+    /** The cut waits no longer than this day, whatever the usage. */
+    backstopDate: day,
+    /** The cut also waits while the plan's work share is above this. */
+    maxShare: z.number().gt(0, 'must be above 0').lt(1, 'must be below 1 (0.01 is 1%)').nullable().default(null),
+  })
+  .strict();
+
 const planFields = {
   name: z.string().trim().min(1).max(200),
   scope: scopeSchema,
@@ -29,9 +48,14 @@ const planFields = {
   basis: z.enum(SHARE_BASES),
   policyUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).nullable(),
   brownouts: z.array(brownoutSchema).max(100),
+  action: z.enum(PLAN_ACTIONS),
+  blockNewCallersFrom: day.nullable(),
+  quietDays: z.number().int('must be a whole number of days').min(1).max(3650),
+  gate: gateSchema.nullable(),
+  exemptions: z.array(exemptionSchema).max(1000),
 };
 
-/** POST /plans: everything but the target share, basis, policy URL and brownouts is required. */
+/** POST /plans (and a plan declared in the config file): name, scope and the two dates are required. */
 export const planCreateSchema = z
   .object({
     ...planFields,
@@ -39,6 +63,11 @@ export const planCreateSchema = z
     basis: planFields.basis.default(DEFAULT_SHARE_BASIS),
     policyUrl: planFields.policyUrl.default(null),
     brownouts: planFields.brownouts.default([]),
+    action: planFields.action.default('observe'),
+    blockNewCallersFrom: planFields.blockNewCallersFrom.default(null),
+    quietDays: planFields.quietDays.default(30),
+    gate: planFields.gate.default(null),
+    exemptions: planFields.exemptions.default([]),
   })
   .strict();
 
@@ -51,3 +80,38 @@ export const planPatchSchema = z
 
 export type PlanCreate = z.output<typeof planCreateSchema>;
 export type PlanPatch = z.output<typeof planPatchSchema>;
+
+/** The fields the rules between fields read, as a whole plan has them after a create or a change. */
+export interface PlanCoherenceFields {
+  announceDate: string;
+  retireDate: string;
+  action: (typeof PLAN_ACTIONS)[number];
+  policyUrl: string | null;
+  blockNewCallersFrom: string | null;
+  gate: { backstopDate: string } | null;
+  exemptions: readonly { integration: string }[];
+}
+
+/**
+ * The rules between fields, checked on the whole plan: the first broken one as the field it names
+ * and why, or undefined. Dates in the past are fine: such a plan is enforced at once.
+ */
+export function planIncoherence(plan: PlanCoherenceFields): { field: string; message: string } | undefined {
+  if (plan.retireDate <= plan.announceDate) return { field: 'retireDate', message: 'must be after announceDate: the Sunset date is never before the Deprecation date' };
+  if (plan.blockNewCallersFrom !== null && plan.blockNewCallersFrom < plan.announceDate) {
+    return { field: 'blockNewCallersFrom', message: 'must not be before announceDate: newcomers are blocked only once the retirement is announced' };
+  }
+  if (plan.blockNewCallersFrom !== null && plan.blockNewCallersFrom > plan.retireDate) {
+    return { field: 'blockNewCallersFrom', message: 'must not be after retireDate: from the cut every caller is refused' };
+  }
+  if (plan.gate !== null && plan.gate.backstopDate < plan.retireDate) return { field: 'gate.backstopDate', message: 'must not be before retireDate: the backstop ends a wait that starts at the retire date' };
+  if ((plan.action === 'warn' || plan.action === 'deny') && plan.policyUrl === null) {
+    return { field: 'policyUrl', message: `required when action is ${plan.action}: the Link header and every refusal point callers to it` };
+  }
+  const seen = new Set<string>();
+  for (const [index, exemption] of plan.exemptions.entries()) {
+    if (seen.has(exemption.integration)) return { field: `exemptions.${index}.integration`, message: `${exemption.integration} is exempted twice` };
+    seen.add(exemption.integration);
+  }
+  return undefined;
+}

@@ -10,7 +10,7 @@ import type { PlanRecord } from '../store/plan-record.js';
 import { updatePlan, type PlanChanges } from '../store/update-plan.js';
 import { loadPlanView } from '../views/load-plan-views.js';
 import { parseInput } from './parse-input.js';
-import { planCreateSchema, planPatchSchema, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
+import { planCreateSchema, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
 import { planViewToJson } from './to-json.js';
 
 export interface PlansRouterDeps {
@@ -22,17 +22,20 @@ export interface PlansRouterDeps {
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({ includeArchived: z.enum(['true', 'false']).optional() }).strict();
 
-function toRecordFields(input: PlanCreate | PlanPatch): PlanChanges {
-  const { scope, brownouts, ...rest } = input;
+/** The record's fields for an API or config-file input: times as epoch ms, notes as null when absent. */
+export function toRecordFields(input: PlanCreate | PlanPatch): PlanChanges {
+  const { scope, brownouts, exemptions, ...rest } = input;
   return {
     ...rest,
     ...(scope === undefined ? {} : { scopeKind: scope.kind, scopeValue: scope.value }),
     ...(brownouts === undefined ? {} : { brownouts: brownouts.map((b) => ({ startsAt: Date.parse(b.startsAt), endsAt: Date.parse(b.endsAt), note: b.note ?? null })) }),
+    ...(exemptions === undefined ? {} : { exemptions: exemptions.map((e) => ({ integration: e.integration, until: e.until, note: e.note ?? null })) }),
   };
 }
 
-function checkDates(plan: Pick<PlanRecord, 'announceDate' | 'retireDate'>): void {
-  if (plan.retireDate <= plan.announceDate) throw new AppError('invalid_parameter', 'retireDate: must be after announceDate', 'retireDate');
+function checkCoherence(plan: PlanCoherenceFields): void {
+  const broken = planIncoherence(plan);
+  if (broken !== undefined) throw new AppError('invalid_parameter', `${broken.field}: ${broken.message}`, broken.field);
 }
 
 /** Plans: list with status, create, read, change, archive. */
@@ -45,6 +48,11 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     return plan;
   };
 
+  // A plan declared in the config file lives in version control: the file is where it changes.
+  const refuseDeclared = (plan: PlanRecord) => {
+    if (plan.declaredKey !== null) throw new AppError('conflict', `plan ${plan.id} is declared in the config file as "${plan.declaredKey}": change it there`, 'id');
+  };
+
   router.get('/plans', (req, res) => {
     const query = parseInput(listQuery, req.query);
     res.json({ plans: listPlans(deps.db(), { includeArchived: query.includeArchived === 'true' }).map((plan) => view(plan, false)) });
@@ -52,7 +60,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
 
   router.post('/plans', (req, res) => {
     const input = parseInput(planCreateSchema, req.body);
-    checkDates(input);
+    checkCoherence(input);
     const plan = insertPlan(deps.db(), toRecordFields(input) as PlanInput, deps.now());
     res.status(201).location(`/api/v1/plans/${plan.id}`).json(view(plan, true));
   });
@@ -66,7 +74,9 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const { id } = parseInput(idParam, req.params);
     const patch = parseInput(planPatchSchema, req.body);
     const current = find(id);
-    checkDates({ announceDate: patch.announceDate ?? current.announceDate, retireDate: patch.retireDate ?? current.retireDate });
+    refuseDeclared(current);
+    const { archived: _archived, ...fields } = toRecordFields(patch);
+    checkCoherence({ ...current, ...fields });
     const plan = updatePlan(deps.db(), id, toRecordFields(patch), deps.now())!;
     res.json(view(plan, true));
   });
@@ -74,7 +84,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   // Plans are published commitments: deleting one archives it, so its history stays readable.
   router.delete('/plans/:id', (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    find(id);
+    refuseDeclared(find(id));
     res.json(view(updatePlan(deps.db(), id, { archived: true }, deps.now())!, false));
   });
   return router;

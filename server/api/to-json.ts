@@ -55,6 +55,13 @@ export function planRecordToJson(plan: PlanRecord) {
     basis: plan.basis,
     policyUrl: plan.policyUrl,
     brownouts: plan.brownouts.map((b) => ({ startsAt: iso(b.startsAt), endsAt: iso(b.endsAt), note: b.note })),
+    action: plan.action,
+    blockNewCallersFrom: plan.blockNewCallersFrom,
+    quietDays: plan.quietDays,
+    gate: plan.gate,
+    exemptions: plan.exemptions,
+    /** The plan's key in the config file, when it is declared there (and read-only here). */
+    declaredKey: plan.declaredKey,
     createdAt: iso(plan.createdAt),
     updatedAt: iso(plan.updatedAt),
     archivedAt: iso(plan.archivedAt),

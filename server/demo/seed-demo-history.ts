@@ -163,6 +163,13 @@ export function seedDemoHistory(db: Db, now: number, options: SeedDemoHistoryOpt
         basis: 'work-requests',
         policyUrl: 'https://example.com/mcp/legacy-retirement',
         brownouts: [{ startsAt: brownoutStart, endsAt: brownoutStart + 2 * 3_600_000, note: 'Two-hour brownout: legacy sessions are refused' }],
+        // The demo observes: a brownout in its seeded plan must not refuse the live demo clients.
+        action: 'observe',
+        blockNewCallersFrom: null,
+        quietDays: 30,
+        gate: null,
+        exemptions: [],
+        declaredKey: null,
       },
       now,
     );

@@ -1,5 +1,5 @@
 /** Errors raised at the boundaries, mapped to HTTP statuses in exactly one place. */
-export type AppErrorCode = 'invalid_parameter' | 'not_found' | 'unauthorized' | 'store_unavailable' | 'misdirected' | 'forbidden_origin' | 'unsupported_media_type';
+export type AppErrorCode = 'invalid_parameter' | 'not_found' | 'unauthorized' | 'store_unavailable' | 'misdirected' | 'forbidden_origin' | 'unsupported_media_type' | 'conflict';
 
 export class AppError extends Error {
   constructor(

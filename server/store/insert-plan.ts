@@ -1,6 +1,7 @@
 import type { Db } from './open-database.js';
 import { getPlan } from './get-plan.js';
-import { replaceBrownouts, type PlanRecord } from './plan-record.js';
+import { gateColumns, replaceBrownouts, replaceExemptions, type PlanRecord } from './plan-record.js';
+import { bumpPolicyVersion } from './policy-version.js';
 import { plansTable } from './schema/index.js';
 
 /** What a new plan needs: everything the record holds but its id and bookkeeping times. */
@@ -8,9 +9,11 @@ export type PlanInput = Omit<PlanRecord, 'id' | 'createdAt' | 'updatedAt' | 'arc
 
 export function insertPlan(db: Db, input: PlanInput, now: number): PlanRecord {
   return db.transaction(() => {
-    const { brownouts, ...fields } = input;
-    const row = db.insert(plansTable).values({ ...fields, createdAt: now, updatedAt: now }).returning({ id: plansTable.id }).get();
+    const { brownouts, exemptions, gate, ...fields } = input;
+    const row = db.insert(plansTable).values({ ...fields, ...gateColumns(gate), createdAt: now, updatedAt: now }).returning({ id: plansTable.id }).get();
     replaceBrownouts(db, row.id, brownouts);
+    replaceExemptions(db, row.id, exemptions);
+    bumpPolicyVersion(db);
     return getPlan(db, row.id)!;
   });
 }

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { PlanInput } from './insert-plan.js';
 import type { Db } from './open-database.js';
 import { getPlan } from './get-plan.js';
-import { replaceBrownouts, type PlanRecord } from './plan-record.js';
+import { gateColumns, replaceBrownouts, replaceExemptions, type PlanRecord } from './plan-record.js';
+import { bumpPolicyVersion } from './policy-version.js';
 import { plansTable } from './schema/index.js';
 
 export type PlanChanges = Partial<PlanInput> & { archived?: boolean };
@@ -11,10 +12,13 @@ export type PlanChanges = Partial<PlanInput> & { archived?: boolean };
 export function updatePlan(db: Db, id: number, changes: PlanChanges, now: number): PlanRecord | undefined {
   return db.transaction(() => {
     if (getPlan(db, id) === undefined) return undefined;
-    const { brownouts, archived, ...fields } = changes;
+    const { brownouts, exemptions, gate, archived, ...fields } = changes;
     const archivedAt = archived === undefined ? {} : { archivedAt: archived ? now : null };
-    db.update(plansTable).set({ ...fields, ...archivedAt, updatedAt: now }).where(eq(plansTable.id, id)).run();
+    const gateFields = gate === undefined ? {} : gateColumns(gate);
+    db.update(plansTable).set({ ...fields, ...gateFields, ...archivedAt, updatedAt: now }).where(eq(plansTable.id, id)).run();
     if (brownouts !== undefined) replaceBrownouts(db, id, brownouts);
+    if (exemptions !== undefined) replaceExemptions(db, id, exemptions);
+    bumpPolicyVersion(db);
     return getPlan(db, id);
   });
 }

@@ -25,12 +25,14 @@ function prepareTrafficUpsert(db: Db, table: TrafficTable) {
       integration: P('integration'),
       count: P('count'),
       mismatchCount: P('mismatchCount'),
+      wouldBlockCount: P('wouldBlockCount'),
     })
     .onConflictDoUpdate({
       target: [table.bucketStart, table.node, table.era, table.transport, table.reason, table.version, table.method, table.kind, table.outcome, table.integration],
       set: {
         count: sql`${table.count} + excluded.count`,
         mismatchCount: sql`${table.mismatchCount} + excluded.mismatch_count`,
+        wouldBlockCount: sql`${table.wouldBlockCount} + excluded.would_block_count`,
       },
     })
     .prepare();
@@ -100,8 +102,8 @@ export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
   return (batch) => {
     db.transaction(() => {
       for (const cell of batch.cells) {
-        const { minute, ...labels } = cell;
-        for (const [bucket, upsert] of targets) upsert.run({ ...labels, bucketStart: bucketStart(minute, bucket) });
+        const { minute, wouldBlockCount, ...labels } = cell;
+        for (const [bucket, upsert] of targets) upsert.run({ ...labels, wouldBlockCount: wouldBlockCount ?? 0, bucketStart: bucketStart(minute, bucket) });
         rollUp(cell);
       }
       for (const sighting of batch.integrations) {

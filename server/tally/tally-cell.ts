@@ -18,6 +18,8 @@ export interface TallyCell extends TrafficLabels {
   node: string;
   count: number;
   mismatchCount: number;
+  /** How many of `count` a plan in dry run would have refused (absent: none, as in older spooled batches). */
+  wouldBlockCount?: number;
 }
 
 /** What a flush learned about a caller, kept beside its counts. */

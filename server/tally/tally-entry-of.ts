@@ -8,7 +8,8 @@ export interface SettledMessage {
   outcome: Outcome;
   claimMismatch: boolean;
   clientInfo: ClientInfoHint | undefined;
-  attrs: { integration: string; source: string };
+  /** The caller, and whether a plan in dry run would have refused the exchange. */
+  attrs: { integration: string; source: string; wouldBlock?: boolean };
 }
 
 /** The tally entry a settled message is counted as: one cell's labels plus what is kept of the caller. */
@@ -28,5 +29,6 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     integrationSource: attrs.source,
     clientInfo: settled.clientInfo,
     claimMismatch: settled.claimMismatch,
+    wouldBlock: attrs.wouldBlock === true,
   };
 }

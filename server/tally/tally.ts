@@ -20,6 +20,8 @@ export interface TallyEntry {
   integrationSource: string;
   clientInfo: { name: string; version: string } | undefined;
   claimMismatch: boolean;
+  /** A plan in dry run would have refused it: let through, and counted beside its real outcome. */
+  wouldBlock?: boolean;
 }
 
 export interface TallyStats {
@@ -95,11 +97,12 @@ export class Tally {
     if (folded) this.overflowed += 1;
     if (!admittedIntegration) this.overflowedCallers += 1;
     if (cell === undefined) {
-      cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0 };
+      cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0, wouldBlockCount: 0 };
       this.cells.set(key, cell);
     }
     cell.count += 1;
     if (entry.claimMismatch) cell.mismatchCount += 1;
+    if (entry.wouldBlock === true) cell.wouldBlockCount = (cell.wouldBlockCount ?? 0) + 1;
     this.events += 1;
     this.pending += 1;
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.

@@ -11,6 +11,13 @@ describe('tallyEntryOf', () => {
       integrationSource: 'bearer-fingerprint',
       clientInfo: { name: 'ide', version: '1.0' },
       claimMismatch: true,
+      wouldBlock: false,
     });
+  });
+
+  test('carries a dry run\'s would-block mark from the exchange to the count', () => {
+    const message = classified({ kind: 'request', method: 'tools/call', id: 7, era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-11-25' });
+    const entry = tallyEntryOf({ message, outcome: 'served', claimMismatch: false, clientInfo: undefined, attrs: { integration: 'tok_abc', source: 'bearer-fingerprint', wouldBlock: true } });
+    expect(entry.wouldBlock).toBe(true);
   });
 });

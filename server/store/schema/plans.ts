@@ -4,6 +4,16 @@ import { SHARE_BASES } from '../../protocol/work-request.js';
 export const PLAN_SCOPE_KINDS = ['era', 'transport', 'version'] as const;
 export type PlanScopeKind = (typeof PLAN_SCOPE_KINDS)[number];
 
+/**
+ * What a plan does to the traffic in its scope. Each step of a retirement is rehearsed before the next:
+ * - observe: counts only (the default);
+ * - dryrun: every request the plan would refuse is counted as would-block, and let through;
+ * - warn: responses in scope carry Deprecation / Sunset / Link headers from the announce date;
+ * - deny: the headers, and refusals in brownouts, of new callers after the block-new date, and from the cut.
+ */
+export const PLAN_ACTIONS = ['observe', 'dryrun', 'warn', 'deny'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+
 /** A published retirement of the legacy era, the HTTP+SSE transport, or one protocol version. */
 export const plansTable = sqliteTable('plans', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -16,6 +26,17 @@ export const plansTable = sqliteTable('plans', {
   // Which requests the plan's share counts: work requests unless the plan chose all requests.
   basis: text('basis', { enum: SHARE_BASES }).notNull().default('work-requests'),
   policyUrl: text('policy_url'),
+  action: text('action', { enum: PLAN_ACTIONS }).notNull().default('observe'),
+  // From this day (YYYY-MM-DD, UTC) callers in scope with no served work in it before are refused.
+  blockNewCallersFrom: text('block_new_callers_from'),
+  // A caller quiet in scope this many days is migrated, and no longer holds the gate.
+  quietDays: integer('quiet_days').notNull().default(30),
+  // The usage gate: present when it has a backstop date (YYYY-MM-DD), which ends any wait.
+  gateBackstopDate: text('gate_backstop_date'),
+  // The gate also holds while the plan's share is above this; null: callers alone decide.
+  gateMaxShare: real('gate_max_share'),
+  // Set when the plan is declared in the config file: it is then read-only through the API.
+  declaredKey: text('declared_key').unique(),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
   archivedAt: integer('archived_at'),
@@ -34,4 +55,19 @@ export const brownoutsTable = sqliteTable(
     note: text('note'),
   },
   (t) => [index('brownouts_plan_idx').on(t.planId, t.startsAt)],
+);
+
+/** Integrations that keep passing a plan's refusals until the end of their `until` day. */
+export const planExemptionsTable = sqliteTable(
+  'plan_exemptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plansTable.id, { onDelete: 'cascade' }),
+    integration: text('integration').notNull(),
+    until: text('until').notNull(), // YYYY-MM-DD, UTC, the last day the exemption holds
+    note: text('note'),
+  },
+  (t) => [index('plan_exemptions_plan_idx').on(t.planId)],
 );
