@@ -8,6 +8,9 @@ CREATE TABLE `plan_exemptions` (
 );
 --> statement-breakpoint
 CREATE INDEX `plan_exemptions_plan_idx` ON `plan_exemptions` (`plan_id`);--> statement-breakpoint
+ALTER TABLE `integrations` ADD `auto_closed_at` integer;--> statement-breakpoint
+ALTER TABLE `integrations` ADD `status_before_close` text;--> statement-breakpoint
+ALTER TABLE `integrations` ADD `reopened_at` integer;--> statement-breakpoint
 ALTER TABLE `plans` ADD `action` text DEFAULT 'observe' NOT NULL;--> statement-breakpoint
 ALTER TABLE `plans` ADD `block_new_callers_from` text;--> statement-breakpoint
 ALTER TABLE `plans` ADD `quiet_days` integer DEFAULT 30 NOT NULL;--> statement-breakpoint

@@ -100,6 +100,9 @@ describe('createTallyWriter', () => {
           status: 'unknown',
           notes: null,
           updatedAt: null,
+          autoClosedAt: null,
+          statusBeforeClose: null,
+          reopenedAt: null,
         },
       ]);
     });

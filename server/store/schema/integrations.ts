@@ -20,4 +20,9 @@ export const integrationsTable = sqliteTable('integrations', {
   status: text('status', { enum: INTEGRATION_STATUSES }).notNull().default('unknown'),
   notes: text('notes'),
   updatedAt: integer('updated_at'),
+  // Set when the caller was marked done on its own, after the quiet days with no traffic in a
+  // retiring scope; the status it had then comes back if it returns (and reopenedAt says when).
+  autoClosedAt: integer('auto_closed_at'),
+  statusBeforeClose: text('status_before_close', { enum: INTEGRATION_STATUSES }),
+  reopenedAt: integer('reopened_at'),
 });
