@@ -38,7 +38,11 @@ export interface GateState {
   kind: GateKind;
   /** True when, at `now`, every non-exempt request in scope is refused (under `deny`). */
   cutInForce: boolean;
-  /** When the cut starts as far as is known at `now`: the retire date, or the backstop while the gate holds. */
+  /**
+   * When the cut starts as far as is known at `now`: the retire date, or the backstop while the gate
+   * holds (or would hold, were the retire date today), so a policy compiled just before the retire
+   * date never cuts for the moments until it is compiled again.
+   */
   cutFrom: number;
   /** Non-exempt identifiable callers active in the last quiet days, most recent first. */
   holdingCallers: HoldingCaller[];
@@ -77,7 +81,7 @@ export function computeGateState(inputs: GateInputs, now: number): GateState {
   ].join(' and ');
   if (now >= backstopAt) return { kind: 'backstop-reached', cutInForce: true, cutFrom: holds ? backstopAt : retireAt, holdingCallers, shareAboveMax, words: holds ? `The backstop passed: the cut is in force although ${reasons}.` : 'The backstop passed: the cut is in force.' };
   if (now < retireAt) {
-    return { kind: 'before-retire', cutInForce: false, cutFrom: retireAt, holdingCallers, shareAboveMax, words: holds ? `Judged from the retire date; today it would hold: ${reasons}.` : 'Judged from the retire date; today it would open: the scope is quiet.' };
+    return { kind: 'before-retire', cutInForce: false, cutFrom: holds ? backstopAt : retireAt, holdingCallers, shareAboveMax, words: holds ? `Judged from the retire date; today it would hold: ${reasons}.` : 'Judged from the retire date; today it would open: the scope is quiet.' };
   }
   if (holds) return { kind: 'holding', cutInForce: false, cutFrom: backstopAt, holdingCallers, shareAboveMax, words: `The gate holds the cut: ${reasons}. The backstop ends the wait.` };
   return { kind: 'open', cutInForce: true, cutFrom: retireAt, holdingCallers, shareAboveMax, words: `The gate is open: no identifiable caller used the scope in the last ${plural(inputs.quietDays, 'day')}; the cut is in force.` };

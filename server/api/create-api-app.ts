@@ -36,6 +36,8 @@ export interface ApiDeps {
   hosts: OwnHosts;
   /** Serves the dashboard's static files at /, when given. */
   dashboard?: RequestHandler;
+  /** Told after a plan changed here, so this node's policy is rebuilt at once rather than within seconds. */
+  onPlansChanged?: () => void;
 }
 
 /** The dashboard-side HTTP app: /api/v1, /healthz, /metrics and the dashboard. Never on the proxied port. */
@@ -51,7 +53,7 @@ export function createApiApp(deps: ApiDeps): Express {
   const routers: Router[] = [
     createTrafficRouter({ db, now }),
     createShareRouter({ db, now, thresholds }),
-    createPlansRouter({ db, now, thresholds }),
+    createPlansRouter({ db, now, thresholds, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
     createIntegrationsRouter({ db, now }),
     createAlertsRouter({ db, runner: deps.alertRunner }),
     createFleetRouter({ db, ...deps.fleet }),

@@ -17,6 +17,8 @@ export interface PlansRouterDeps {
   db: () => Db;
   now: () => number;
   thresholds: TrendThresholds;
+  /** Told after every change to a plan. */
+  onChange?: () => void;
 }
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -62,6 +64,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const input = parseInput(planCreateSchema, req.body);
     checkCoherence(input);
     const plan = insertPlan(deps.db(), toRecordFields(input) as PlanInput, deps.now());
+    deps.onChange?.();
     res.status(201).location(`/api/v1/plans/${plan.id}`).json(view(plan, true));
   });
 
@@ -78,6 +81,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const { archived: _archived, ...fields } = toRecordFields(patch);
     checkCoherence({ ...current, ...fields });
     const plan = updatePlan(deps.db(), id, toRecordFields(patch), deps.now())!;
+    deps.onChange?.();
     res.json(view(plan, true));
   });
 
@@ -85,7 +89,9 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   router.delete('/plans/:id', (req, res) => {
     const { id } = parseInput(idParam, req.params);
     refuseDeclared(find(id));
-    res.json(view(updatePlan(deps.db(), id, { archived: true }, deps.now())!, false));
+    const archived = updatePlan(deps.db(), id, { archived: true }, deps.now())!;
+    deps.onChange?.();
+    res.json(view(archived, false));
   });
   return router;
 }

@@ -20,18 +20,24 @@ import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compu
 import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
+import { createPolicyRefresher, type PolicyHealth } from './policy-refresher.js';
 
 export interface RunningService {
   sidecarUrl: URL;
   apiUrl: URL;
   store: Store | undefined;
   flush(): boolean;
-  health(): MeteringHealthReport;
+  health(): ServiceHealth;
+  /** Rebuilds the retirement policy from the store now. */
+  refreshPolicy(): void;
   /** Evaluates the alert rules now (and delivers); undefined without a store. */
   runAlerts: (() => Promise<unknown>) | undefined;
   /** Stops accepting traffic, counts what is still open, flushes (or spools) and closes the store. */
   stop(): Promise<FinalFlush>;
 }
+
+/** /healthz: the metering pipeline's health and the retirement policy in force. */
+export type ServiceHealth = MeteringHealthReport & { policy: PolicyHealth };
 
 export interface StartServiceOptions {
   config: Readonly<Config>;
@@ -65,6 +71,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     httpSseMessagePaths: config.httpSseMessagePaths,
     maxAnswerBytes: config.maxAnswerBytes,
   });
+  const policy = createPolicyRefresher({ db: store?.db, now, supportedVersions: config.enforcement.supportedVersions, logger });
   const proxy = createReverseProxy({
     upstream: options.upstream,
     ...(config.publicPrefix === undefined ? {} : { publicPrefix: config.publicPrefix }),
@@ -73,6 +80,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     meter,
     identify: createCallerIdentifier({ secret: metering.installSecret(), ...config.identity }),
     onNonMcp: () => metering.countNonMcp(),
+    policy: policy.current,
+    now,
     onInternalError: (error, where) => {
       meteringErrors += 1;
       metrics.meteringErrors.inc({ where });
@@ -80,8 +89,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     },
   });
 
-  const health = (): MeteringHealthReport =>
-    computeMeteringHealth({
+  const health = (): ServiceHealth => ({
+    ...computeMeteringHealth({
       node: config.node,
       upstream: options.upstream.origin,
       startedAt,
@@ -95,7 +104,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       memory: meter.memory(),
       nonMcpRequests: metering.nonMcpRequests,
       spooledEvents: metering.spooledEvents,
-    });
+    }),
+    policy: policy.health(),
+  });
 
   const alertRunner =
     store === undefined
@@ -133,11 +144,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       alertRunner,
       fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
+      onPlansChanged: () => policy.refresh(),
     }),
   );
   const sidecarUrl = await listen(sidecar, config.listen);
   const apiUrl = await listen(api, config.dashboard);
   flusher.start();
+  policy.start();
 
   const applyRetention = () => {
     if (store === undefined) return;
@@ -160,12 +173,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     store,
     flush: () => flusher.flushNow(),
     health,
+    refreshPolicy: () => policy.refresh(),
     runAlerts: alertRunner === undefined ? undefined : () => alertRunner.run(),
     async stop() {
       // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
       await stopAlerts();
       await stopFleet();
       clearInterval(retention);
+      policy.stop();
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
       if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
       meter.settleAllPending('cancelled');

@@ -146,6 +146,16 @@ export const configSchema = z
     alerts: alertsSchema.default(alertsSchema.parse({})),
     fleet: fleetSchema.default(fleetSchema.parse({})),
     identity: identitySchema.default(identitySchema.parse({})),
+    enforcement: z
+      .object({
+        /**
+         * The protocol versions the upstream serves, named in every refusal as those still supported (less
+         * what a plan retires). Absent: the versions it answered under in the last 30 days.
+         */
+        supportedVersions: z.array(z.string().min(1).max(64)).min(1).optional(),
+      })
+      .strict()
+      .default({}),
     /** TLS for the sidecar's listener; with requestClientCert the client certificate subject identifies the caller. */
     tls: z
       .object({

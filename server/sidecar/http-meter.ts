@@ -1,5 +1,5 @@
 import type { ClassifyLookups, HttpSseChannel } from '../protocol/classified-message.js';
-import { classifyHttpRequest, type HttpRequestFacts } from '../protocol/classify-http-request.js';
+import { classifyHttpRequest, type HttpRequestClassification, type HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import type { Outcome } from '../protocol/vocabulary.js';
 import { approxBytes } from './approx-bytes.js';
@@ -96,7 +96,23 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   /** Classifies a request and returns the exchange that follows its answer. */
   begin(facts: HttpRequestFacts, attrs: A): HttpExchange<A> {
-    return new HttpExchange(this, classifyHttpRequest(facts, this.lookups), facts, attrs);
+    return this.follow(this.classify(facts), facts, attrs);
+  }
+
+  /** Classifies a request against what the meter remembers, without following it yet. */
+  classify(facts: HttpRequestFacts): HttpRequestClassification {
+    return classifyHttpRequest(facts, this.lookups);
+  }
+
+  /** The exchange that follows a classified request's answer. */
+  follow(classification: HttpRequestClassification, facts: HttpRequestFacts, attrs: A): HttpExchange<A> {
+    return new HttpExchange(this, classification, facts, attrs);
+  }
+
+  /** Counts every message of a request the sidecar answered itself, refusing it for a plan. */
+  refused(classification: HttpRequestClassification, attrs: A): void {
+    const { claimMismatch, clientInfo } = classification;
+    for (const message of classification.messages) this.record({ message, outcome: 'blocked', claimMismatch, clientInfo, attrs });
   }
 
   /** True when the path is an HTTP+SSE message endpoint, configured or learned from an `endpoint` event. */

@@ -9,6 +9,8 @@ export interface Caller {
   /** The integration key: a fingerprint or a configured name, never the credential itself. */
   integration: string;
   source: 'gateway-header' | 'static-map' | 'bearer-fingerprint' | 'mtls-subject' | 'configured-name' | 'anonymous';
+  /** Set on one exchange's copy when a plan in dry run would refuse it. */
+  wouldBlock?: boolean;
 }
 
 export const ANONYMOUS: Caller = { integration: 'anonymous', source: 'anonymous' };

@@ -9,6 +9,9 @@ import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
+import { decideExchange } from './decide-exchange.js';
+import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
+import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
 
 export interface ReverseProxyOptions {
   upstream: URL;
@@ -22,6 +25,9 @@ export interface ReverseProxyOptions {
   onNonMcp?: () => void;
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
   onInternalError: (error: unknown, where: string) => void;
+  /** The retirement policy in force now: read per request, compiled elsewhere. Absent: nothing is enforced. */
+  policy?: () => CompiledPolicy;
+  now?: () => number;
 }
 
 export interface ReverseProxy {
@@ -46,6 +52,13 @@ interface Forwarded {
 
 const DROP_LENGTH = new Set(['content-length']);
 
+interface Begun {
+  exchange: GuardedExchange<Caller>;
+  decision: PolicyDecision;
+  /** The answer the sidecar gives itself, in place of the upstream's, when a plan refuses the request. */
+  refusal: HttpRefusal | undefined;
+}
+
 /**
  * A byte-transparent reverse proxy in front of one MCP server. Request and answer bytes and
  * headers pass unchanged (Host and Origin included, so the upstream's own checks still hold), SSE
@@ -60,7 +73,10 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
   const forwarded = new Set<Forwarded>();
 
-  function begin(req: IncomingMessage, body: CappedBody | undefined): GuardedExchange<Caller> {
+  const now = options.now ?? Date.now;
+  const unmetered = (): Begun => ({ exchange: new GuardedExchange<Caller>(undefined, options.onInternalError), decision: PASS, refusal: undefined });
+
+  function begin(req: IncomingMessage, body: CappedBody | undefined): Begun {
     let where = 'classify';
     try {
       const method = req.method ?? 'GET';
@@ -68,22 +84,35 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path)) && isMcpRequest({ method, path, headers: req.headers });
       if (!mcp) {
         options.onNonMcp?.();
-        return new GuardedExchange<Caller>(undefined, options.onInternalError);
+        return unmetered();
       }
       where = 'identify';
       const caller = options.identify(req);
       where = 'classify';
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
       const facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
-      return new GuardedExchange(options.meter.begin(facts, caller), options.onInternalError);
+      const classification = options.meter.classify(facts);
+      where = 'policy';
+      const policy = options.policy?.();
+      const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : { decision: PASS, refused: undefined };
+      if (decision.refusedBy !== null && refused !== undefined) {
+        const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
+        options.meter.refused(classification, caller);
+        return { exchange: new GuardedExchange<Caller>(undefined, options.onInternalError), decision, refusal };
+      }
+      where = 'classify';
+      const attrs = decision.wouldBlock ? { ...caller, wouldBlock: true } : caller;
+      return { exchange: new GuardedExchange(options.meter.follow(classification, facts, attrs), options.onInternalError), decision, refusal: undefined };
     } catch (error) {
+      // A fault in metering or in the policy lets the request through, unmetered and unannounced.
       options.onInternalError(error, where);
-      return new GuardedExchange<Caller>(undefined, options.onInternalError);
+      return unmetered();
     }
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
-    const exchange = begin(req, body);
+    const { exchange, decision, refusal } = begin(req, body);
+    if (refusal !== undefined) return refuse(req, res, body, refusal, decision.headers);
     const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
     const headers = forwardHeaders(req.rawHeaders);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
@@ -122,7 +151,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       answered = true;
       entry.stream = req.method === 'GET' && (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
       try {
-        relay(req, upRes, res, upstreamPath, exchange);
+        relay(req, upRes, res, upstreamPath, exchange, decision.headers);
       } catch (error) {
         // Node refused to pass on what the upstream sent (an invalid header, say).
         options.onInternalError(error, 'relay');
@@ -144,7 +173,16 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     }
   }
 
-  function relay(req: IncomingMessage, upRes: IncomingMessage, res: ServerResponse, upstreamPath: string, exchange: GuardedExchange<Caller>): void {
+  /** Answers a refused request in the upstream's place; nothing of it is passed on. */
+  function refuse(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined, refusal: HttpRefusal, announce: readonly string[]): void {
+    // The unread rest of an oversized body, or a GET's, is drained so the connection stays usable.
+    if (body === undefined || !body.complete) req.resume();
+    const headers = ['Content-Type', refusal.contentType, 'Content-Length', String(Buffer.byteLength(refusal.body)), ...refusal.headers, ...announce];
+    res.writeHead(refusal.status, headers);
+    res.end(refusal.body);
+  }
+
+  function relay(req: IncomingMessage, upRes: IncomingMessage, res: ServerResponse, upstreamPath: string, exchange: GuardedExchange<Caller>, announce: readonly string[]): void {
     const status = upRes.statusCode ?? 502;
     exchange.responseHead(status, upRes.headers);
     const eventStream = (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
@@ -152,7 +190,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       ? new EndpointRewriter((data) => toPublicEndpoint(data, new URL(upstreamPath, upstream), mapping))
       : undefined;
     // A rewritten first event may change length; SSE answers are chunked anyway.
-    res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined));
+    // Announcement headers are added after the upstream's own, which pass unchanged.
+    const headers = forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined);
+    res.writeHead(status, upRes.statusMessage, announce.length === 0 ? headers : headers.concat(announce));
     // An event stream may stay silent for a long time: the client must see its headers now. If
     // the first event came in the same read, it already carried them and no extra write is made.
     // (`res.headersSent` cannot tell: it is true as soon as writeHead() has run.)

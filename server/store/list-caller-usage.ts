@@ -1,4 +1,4 @@
-import { and, gte, sql } from 'drizzle-orm';
+import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
 import { servedInScope, servedRequests } from './served-in-scope.js';
@@ -38,4 +38,18 @@ export function listScopeLastUse(db: Db, scope: { kind: PlanScopeKind; value: st
     .groupBy(t.integration)
     .all();
   return new Map(rows.map((r) => [r.integration, r.lastDay]));
+}
+
+/**
+ * Callers with served work requests in a plan's scope on some UTC day before `before`: the callers a
+ * block-new date lets through. A refused probe or a bare handshake makes nobody known.
+ */
+export function listScopeCallersBefore(db: Db, scope: { kind: PlanScopeKind; value: string }, before: number): Set<string> {
+  const t = trafficDayTable;
+  const rows = db
+    .selectDistinct({ integration: t.integration })
+    .from(t)
+    .where(and(lt(t.bucketStart, before), servedInScope(t, scope)))
+    .all();
+  return new Set(rows.map((r) => r.integration));
 }

@@ -48,7 +48,8 @@ describe('computeGateState', () => {
 
   test('before the retire date it says what would hold, and nothing is cut', () => {
     const gate = computeGateState({ ...base, lastUse: new Map([['tok_a', retireAt - 2 * DAY_MS]]) }, retireAt - DAY_MS);
-    expect(gate).toMatchObject({ kind: 'before-retire', cutInForce: false, cutFrom: retireAt });
+    expect(gate).toMatchObject({ kind: 'before-retire', cutInForce: false, cutFrom: backstopAt });
     expect(gate.holdingCallers).toHaveLength(1);
+    expect(computeGateState(base, retireAt - DAY_MS)).toMatchObject({ kind: 'before-retire', cutFrom: retireAt });
   });
 });

@@ -71,6 +71,13 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
     rationale: 'Analysis is pure maths over rows and `now`: the protocol\'s predicates, UTC bucket arithmetic and the Theil–Sen estimator, and no store, runtime or I/O library.',
   },
   {
+    folder: 'policy',
+    may: ['server/analysis', ...PURE_TARGETS],
+    rationale:
+      'The compiled retirement policy is pure data and comparisons over the plans\' dates and scopes, so the hot path can read it '
+      + 'with no I/O and no await, and the same decisions can be tested, benchmarked and explained without a runtime.',
+  },
+  {
     folder: 'lib',
     may: ['node:*', 'package:pino', 'package:prom-client'],
     rationale: 'Shared helpers (time buckets, logger, metrics, line splitting) are used by every layer; importing a layer back would create a cycle.',
@@ -92,8 +99,10 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'sidecar',
-    may: ['node:*', 'server/protocol', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr'],
-    rationale: 'The proxy classifies with the protocol and records into an injected meter; it never waits on storage or knows the dashboard, so traffic flows even when the store fails (invariant 2).',
+    may: ['node:*', 'server/protocol', 'server/policy', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr'],
+    rationale:
+      'The proxy classifies with the protocol, decides with the compiled policy and records into an injected meter; it never waits on '
+      + 'storage or knows the dashboard, so traffic flows even when the store fails (invariant 2).',
   },
   {
     folder: 'store',
@@ -102,7 +111,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'views',
-    may: ['server/store', 'server/analysis', 'server/protocol', 'server/lib'],
+    may: ['server/store', 'server/analysis', 'server/policy', 'server/protocol', 'server/lib'],
     rationale:
       'Views compose store reads with analysis for both the API and the alerts, in the protocol\'s words (the share\'s basis); '
       + 'knowing either consumer, or HTTP, would tie one to the other.',
@@ -164,6 +173,13 @@ export const INVARIANTS: readonly LayerRule[] = [
     forbid: ANYTHING,
     allow: ['server/analysis', ...PURE_TARGETS],
     rationale: 'Analysis takes rows and `now` and imports no node:*, no store and no I/O library; the helpers it may use are pinned pure with it.',
+  },
+  {
+    id: 'policy-is-pure',
+    from: ['policy'],
+    forbid: ANYTHING,
+    allow: ['server/policy', 'server/analysis', ...PURE_TARGETS],
+    rationale: 'The hot path reads the compiled policy per request: it must bring no I/O, no store and no await along (invariant 8).',
   },
   {
     id: 'config-is-a-leaf',

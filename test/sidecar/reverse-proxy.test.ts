@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import type { HttpRequestClassification, HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import { CompiledPolicy } from '../../server/policy/compiled-policy.js';
 import { HttpExchange } from '../../server/sidecar/http-exchange.js';
 import { HttpMeter } from '../../server/sidecar/http-meter.js';
 import { ANONYMOUS, type Caller } from '../../server/sidecar/identify-caller.js';
@@ -16,9 +17,13 @@ class BrokenMeter extends HttpMeter<Caller> {
   constructor(private readonly breakAt: 'begin' | 'responseHead' | 'responseChunk' | 'responseEnd') {
     super({ record: () => undefined });
   }
-  override begin(facts: HttpRequestFacts, attrs: Caller): HttpExchange<Caller> {
+  override classify(facts: HttpRequestFacts): HttpRequestClassification {
     if (this.breakAt === 'begin') throw new Error('broken begin');
-    const exchange = super.begin(facts, attrs);
+    return super.classify(facts);
+  }
+  override follow(classification: HttpRequestClassification, facts: HttpRequestFacts, attrs: Caller): HttpExchange<Caller> {
+    const exchange = super.follow(classification, facts, attrs);
+    if (this.breakAt === 'begin') return exchange;
     const step = this.breakAt;
     exchange[step] = () => {
       throw new Error(`broken ${step}`);
@@ -57,6 +62,33 @@ describe('the reverse proxy when metering itself fails', () => {
     }
     expect(upstream.received.map((r) => r.body.toString())).toEqual([BODY, BODY]);
     expect(errors).toEqual([`broken ${breakAt}`, `broken ${breakAt}`]);
+  });
+
+  test('a fault in the policy lets the request through to its answer, and is reported', async () => {
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
+    const errors: string[] = [];
+    const broken = new (class extends CompiledPolicy {
+      override decide(): never {
+        throw new Error('broken policy');
+      }
+    })(1, [], 0);
+    Object.defineProperty(broken, 'enforcing', { value: true });
+    const proxy = createReverseProxy({
+      upstream: new URL(upstream.origin),
+      maxBodyBytes: 1024,
+      connectTimeoutMs: 1000,
+      meter: new HttpMeter<Caller>({ record: () => undefined }),
+      identify: () => ANONYMOUS,
+      policy: () => broken,
+      onInternalError: (error, where) => errors.push(`${where}: ${(error as Error).message}`),
+    });
+    proxyServer = createServer((req, res) => proxy.handle(req, res));
+    await new Promise<void>((resolve) => proxyServer!.listen(0, '127.0.0.1', resolve));
+    const { port } = proxyServer.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(ANSWER);
+    expect(errors).toEqual(['policy: broken policy']);
   });
 });
 

@@ -1,0 +1,90 @@
+import type { Logger } from '../lib/create-logger.js';
+import { compilePolicy } from '../policy/compile-policy.js';
+import { EMPTY_POLICY, type CompiledPolicy } from '../policy/compiled-policy.js';
+import type { Db } from '../store/open-database.js';
+import { getPolicyVersion } from '../store/policy-version.js';
+import { loadPolicyInputs } from '../views/load-policy-inputs.js';
+
+export interface PolicyRefresherOptions {
+  db: Db | undefined;
+  now: () => number;
+  /** Versions the server serves, when configured; otherwise those it answered under lately. */
+  supportedVersions: readonly string[] | undefined;
+  logger: Logger;
+  /** Longest a compiled policy is used before it is rebuilt (gates and block-new lists move with traffic). */
+  maxAgeMs?: number;
+  /** How often the stored policy version is checked for a change. */
+  checkEveryMs?: number;
+}
+
+export interface PolicyHealth {
+  /** The stored policy version the table in force was compiled from. */
+  version: number;
+  compiledAt: string | null;
+  /** Plans that do more than observe. */
+  enforcingPlans: number;
+  lastError: string | null;
+}
+
+export interface PolicyRefresher {
+  /** The table in force: read per request. */
+  current(): CompiledPolicy;
+  /** Rebuilds now (after a plan changed through this process's API, say). */
+  refresh(): void;
+  health(): PolicyHealth;
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Keeps the compiled policy current: rebuilt when the stored policy version moves (checked every
+ * second) and at least every 5 s. A rebuild that fails keeps the table in force, so a store fault
+ * never changes what traffic meets; the failure is logged and shown on /healthz.
+ */
+export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRefresher {
+  const maxAgeMs = options.maxAgeMs ?? 5_000;
+  let policy: CompiledPolicy = EMPTY_POLICY;
+  let compiled = false;
+  let lastError: string | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const refresh = () => {
+    if (options.db === undefined) return;
+    try {
+      const now = options.now();
+      const next = compilePolicy(loadPolicyInputs(options.db, now, options.supportedVersions), now);
+      if (next.version !== policy.version || !compiled) options.logger.info({ version: next.version, enforcingPlans: next.plans.length }, 'retirement policy compiled');
+      policy = next;
+      compiled = true;
+      lastError = null;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+      options.logger.warn({ err: error }, 'retirement policy could not be rebuilt; the one in force stays');
+    }
+  };
+
+  const tick = () => {
+    if (options.db === undefined) return;
+    let changed = false;
+    try {
+      changed = getPolicyVersion(options.db) !== policy.version;
+    } catch {
+      // The rebuild below reports the store's trouble.
+    }
+    if (changed || !compiled || options.now() - policy.compiledAt >= maxAgeMs) refresh();
+  };
+
+  return {
+    current: () => policy,
+    refresh,
+    health: () => ({ version: policy.version, compiledAt: compiled ? new Date(policy.compiledAt).toISOString() : null, enforcingPlans: policy.plans.length, lastError }),
+    start() {
+      refresh();
+      timer = setInterval(tick, options.checkEveryMs ?? 1_000);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { ClassifiedMessage } from '../protocol/classified-message.js';
+import type { HttpRequestClassification } from '../protocol/classify-http-request.js';
+import { policyShapeOf } from '../protocol/policy-shape.js';
+import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
+
+export interface ExchangeDecision {
+  decision: PolicyDecision;
+  /** The message the refusal answers, when the decision refuses. */
+  refused: ClassifiedMessage | undefined;
+}
+
+const PASSED: ExchangeDecision = Object.freeze({ decision: PASS, refused: undefined });
+
+/**
+ * The policy's decision for one exchange: it is refused whole when any request (or stream
+ * opening) in it is refused, since one HTTP answer carries them all; otherwise the first decision
+ * that marks or announces stands.
+ */
+export function decideExchange(policy: CompiledPolicy, classification: HttpRequestClassification, integration: string, now: number): ExchangeDecision {
+  let found: PolicyDecision = PASS;
+  for (const message of classification.messages) {
+    const shape = policyShapeOf(message, classification.sessionId);
+    if (shape === undefined) continue;
+    const decision = policy.decide(shape, integration, now);
+    if (decision.refusedBy !== null) return { decision, refused: message };
+    if (found === PASS) found = decision;
+  }
+  return found === PASS ? PASSED : { decision: found, refused: undefined };
+}
