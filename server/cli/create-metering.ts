@@ -13,6 +13,7 @@ import { createTallyWriter } from '../store/write-tally-batch.js';
 import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import { Tally } from '../tally/tally.js';
+import { syncConfigPlans } from './sync-config-plans.js';
 
 export interface Metering {
   store: Store | undefined;
@@ -67,6 +68,7 @@ function openStoreSafely(path: string, logger: Logger): { store: Store | undefin
  */
 export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources): Metering {
   const { store, error: storeError } = openStoreSafely(config.db, logger);
+  if (store !== undefined) syncConfigPlans(store, config, logger, now());
   const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
   const tally = new Tally({
     node: config.node,

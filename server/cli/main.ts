@@ -10,6 +10,7 @@ import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
 import { runWrap } from './commands/wrap.js';
 import { readConfigFile } from './read-config-file.js';
+import { validateDeclaredPlans } from './validate-declared-plans.js';
 
 function integer(value: string): number {
   const parsed = Number(value);
@@ -19,12 +20,15 @@ function integer(value: string): number {
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
   const { config: file, ...rest } = flags;
-  return loadConfig({
+  const config = loadConfig({
     file: readConfigFile(file as string | undefined),
     env: process.env,
     flags: rest,
     defaults: { node: hostname(), ...defaults },
   });
+  // Before anything starts: a bad plan in the file stops the process with one line.
+  if (config.plans !== undefined) validateDeclaredPlans(config.plans);
+  return config;
 }
 
 const program = new Command()

@@ -88,6 +88,22 @@ const identitySchema = z
   })
   .strict();
 
+/**
+ * A plan declared in this file under a stable key. Its other fields are those of POST /api/v1/plans;
+ * they are validated where plans are known, at start-up, since configuration imports no layer.
+ */
+const declaredPlanSchema = z.looseObject({
+  key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected a slug: lower-case letters, digits and dashes, at most 64, not starting with a dash'),
+});
+
+const declaredPlansSchema = z.array(declaredPlanSchema).superRefine((plans, ctx) => {
+  const seen = new Set<string>();
+  for (const [index, plan] of plans.entries()) {
+    if (seen.has(plan.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `"${plan.key}" is declared twice` });
+    seen.add(plan.key);
+  }
+});
+
 /** Every setting, from file, environment and flags, validated once at start-up. */
 export const configSchema = z
   .object({
@@ -156,6 +172,11 @@ export const configSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * Retirement plans kept in version control: synced into the store at start, read-only through the API.
+     * Absent, the declared plans stay as stored: a `wrap` started without this file must not archive them.
+     */
+    plans: declaredPlansSchema.optional(),
     /** TLS for the sidecar's listener; with requestClientCert the client certificate subject identifies the caller. */
     tls: z
       .object({
