@@ -2,8 +2,10 @@ import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-sta
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
+import type { TrafficRetention } from '../store/delete-expired-traffic.js';
 import type { Db } from '../store/open-database.js';
 import type { PlanRecord } from '../store/plan-record.js';
+import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
 import { loadShareView, type ShareView } from './load-share-view.js';
 
 export interface PlanView {
@@ -11,6 +13,7 @@ export interface PlanView {
   scope: PlanScope;
   status: PlanStatus;
   share: ShareView;
+  enforcement: PlanEnforcement;
 }
 
 /** A plan date (YYYY-MM-DD) as the UTC midnight it starts. */
@@ -27,9 +30,10 @@ export const DEFAULT_CURVE_DAYS = 180;
 
 /**
  * One plan judged against measured traffic on the plan's basis: its share curve (daily unless
- * asked, the last 180 days unless asked), the weekly trend and the status with its reason.
+ * asked, the last 180 days unless asked), the weekly trend and the status with its reason, and
+ * its enforcement (counted at the resolutions `retention` still keeps, the defaults unless given).
  */
-export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
+export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week'; retention?: TrafficRetention } = {}): PlanView {
   const scope = scopeOf(plan);
   const to = options.to ?? now;
   const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
@@ -41,5 +45,5 @@ export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: 
     now,
     thresholds,
   );
-  return { plan, scope, status, share };
+  return { plan, scope, status, share, enforcement: loadPlanEnforcement(db, plan, now, options.retention) };
 }
