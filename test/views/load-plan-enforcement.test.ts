@@ -54,7 +54,7 @@ const cells: TallyCell[] = [
   // Before block-new: no window counts them.
   trafficCell({ minute: at('2027-01-20', 9), outcome: 'blocked', integration: 'tok_a', count: 11 }),
   // Out of scope or not a request: never counted.
-  trafficCell({ minute: at('2027-02-06', 14, 30), era: 'modern', reason: 'meta-version', outcome: 'blocked', integration: 'tok_m', count: 13 }),
+  trafficCell({ minute: at('2027-02-06', 14, 30), era: 'modern', reason: 'modern-meta', outcome: 'blocked', integration: 'tok_m', count: 13 }),
   trafficCell({ minute: at('2027-03-03', 9), kind: 'notification', method: 'notifications/initialized', outcome: 'blocked', integration: 'tok_a', count: 17 }),
   // The recent brownout, inside the cut: minute rows, so the refusal at 10:10, in the same hour, is outside it.
   trafficCell({ minute: at('2027-03-05', 10, 10), outcome: 'blocked', integration: 'tok_a', count: 19 }),
