@@ -7,9 +7,6 @@ export interface TrafficRetention {
   hourDays: number;
 }
 
-/** The configuration's defaults (`retention` in server/config/config-schema.ts), for readers not given the running values. */
-export const DEFAULT_TRAFFIC_RETENTION: TrafficRetention = { minuteDays: 14, hourDays: 400 };
-
 const DAY_MS = 86_400_000;
 
 /** Deletes minute and hour rows past retention; day rows are kept forever. Answers rows deleted. */

@@ -1,8 +1,7 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { BUCKET_MS, bucketStart, type Bucket } from '../lib/time-bucket.js';
+import { and, eq, gte, lt, min, sql } from 'drizzle-orm';
+import { bucketStart, type Bucket } from '../lib/time-bucket.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type PlanScopeKind, type TrafficTable } from './schema/index.js';
-import type { TrafficRetention } from './delete-expired-traffic.js';
 
 export interface ScopeRefusals {
   /** Requests in scope the sidecar refused (outcome `blocked`). */
@@ -15,10 +14,17 @@ export interface ScopeRefusals {
 
 const TABLES: Readonly<Record<Bucket, TrafficTable>> = { minute: trafficMinuteTable, hour: trafficHourTable, day: trafficDayTable };
 
-/** The finest table still holding every row from `from` on: retention deletes minute rows first, then hour rows. */
-export function bucketFor(from: number, now: number, retention: TrafficRetention): Bucket {
-  if (from >= now - retention.minuteDays * BUCKET_MS.day) return 'minute';
-  if (from >= now - retention.hourDays * BUCKET_MS.day) return 'hour';
+/**
+ * The finest table that still holds every row from `from` on. Retention deletes from the old end
+ * only, so a table whose oldest row is no later than `from` is whole from there; one whose oldest row
+ * is later either lost rows or had none, and the next coarser table holds them either way.
+ */
+export function bucketFor(db: Db, from: number): Bucket {
+  for (const bucket of ['minute', 'hour'] as const) {
+    const t = TABLES[bucket];
+    const oldest = db.select({ at: min(t.bucketStart) }).from(t).get()?.at ?? null;
+    if (oldest !== null && oldest <= bucketStart(from, bucket)) return bucket;
+  }
   return 'day';
 }
 

@@ -2,7 +2,6 @@ import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntr
 import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import type { Bucket } from '../lib/time-bucket.js';
-import { DEFAULT_TRAFFIC_RETENTION, type TrafficRetention } from '../store/delete-expired-traffic.js';
 import type { Db } from '../store/open-database.js';
 import type { PlanRecord } from '../store/plan-record.js';
 import { bucketFor, sumScopeRefusals } from '../store/sum-scope-refusals.js';
@@ -40,13 +39,13 @@ export interface PlanEnforcement {
  * A plan's enforcement as the dashboard shows it: its timeline with what each window refused (or, in
  * a dry run, would have), the usage gate in words, the exemptions and the phase in force at `now`.
  */
-export function loadPlanEnforcement(db: Db, plan: PlanRecord, now: number, retention: TrafficRetention = DEFAULT_TRAFFIC_RETENTION): PlanEnforcement {
+export function loadPlanEnforcement(db: Db, plan: PlanRecord, now: number): PlanEnforcement {
   const gate = loadGateState(db, plan, now);
   const scope = scopeOf(plan);
   const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate }, now);
   const timeline = entries.map(({ countSpan, ...entry }) => ({
     ...entry,
-    counts: countSpan === null ? null : { ...countSpan, ...sumScopeRefusals(db, scope, countSpan, bucketFor(countSpan.from, now, retention)) },
+    counts: countSpan === null ? null : { ...countSpan, ...sumScopeRefusals(db, scope, countSpan, bucketFor(db, countSpan.from)) },
   }));
   const exemptions = plan.exemptions.map((e) => ({ ...e, endsAt: exemptionEndsAt(e.until), active: now < exemptionEndsAt(e.until) }));
   return { action: plan.action, phase, timeline, gate, exemptions };

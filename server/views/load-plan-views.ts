@@ -2,7 +2,6 @@ import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-sta
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
-import type { TrafficRetention } from '../store/delete-expired-traffic.js';
 import type { Db } from '../store/open-database.js';
 import type { PlanRecord } from '../store/plan-record.js';
 import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
@@ -31,9 +30,9 @@ export const DEFAULT_CURVE_DAYS = 180;
 /**
  * One plan judged against measured traffic on the plan's basis: its share curve (daily unless
  * asked, the last 180 days unless asked), the weekly trend and the status with its reason, and
- * its enforcement (counted at the resolutions `retention` still keeps, the defaults unless given).
+ * its enforcement.
  */
-export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week'; retention?: TrafficRetention } = {}): PlanView {
+export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
   const scope = scopeOf(plan);
   const to = options.to ?? now;
   const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
@@ -45,5 +44,5 @@ export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: 
     now,
     thresholds,
   );
-  return { plan, scope, status, share, enforcement: loadPlanEnforcement(db, plan, now, options.retention) };
+  return { plan, scope, status, share, enforcement: loadPlanEnforcement(db, plan, now) };
 }

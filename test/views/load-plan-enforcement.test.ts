@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
-import { configSchema } from '../../server/config/config-schema.js';
-import { DEFAULT_TRAFFIC_RETENTION } from '../../server/store/delete-expired-traffic.js';
+import { deleteExpiredTraffic } from '../../server/store/delete-expired-traffic.js';
 import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
@@ -13,7 +12,8 @@ const MINUTE_MS = 60_000;
 const at = (date: string, hour: number, minute = 0) => dayStart(date) + hour * HOUR_MS + minute * MINUTE_MS;
 
 // Served cells end before the 30 quiet days (from 2027-02-10 12:00), so the gate is open.
-// Minute rows cover the last 14 days: the old brownout and block-new are counted on hour rows, the recent brownout and the cut on minute rows.
+// Retention keeps 14 days of minute rows: the old brownout, block-new and the cut (from 2027-03-01, before
+// the oldest minute row left) are counted on hour rows, the recent brownout on minute rows.
 const NOW = at('2027-03-12', 12);
 const oldBrownout = { startsAt: at('2027-02-06', 14), endsAt: at('2027-02-06', 16), note: 'first brownout' };
 const recentBrownout = { startsAt: at('2027-03-05', 10, 30), endsAt: at('2027-03-05', 11, 30), note: null };
@@ -78,6 +78,7 @@ describe('loadPlanEnforcement', () => {
   beforeEach(() => {
     db = openTempDatabase();
     createTallyWriter(db.store.db)({ cells, integrations: [] });
+    deleteExpiredTraffic(db.store.db, NOW, { minuteDays: 14, hourDays: 400 });
   });
   afterEach(() => db.dispose());
 
@@ -91,7 +92,7 @@ describe('loadPlanEnforcement', () => {
     expect(window('brownout', 0).counts).toMatchObject({ ...expected(oldBrownout.startsAt, oldBrownout.endsAt), bucket: 'hour' });
     expect(window('brownout', 1).counts).toMatchObject({ ...expected(recentBrownout.startsAt, recentBrownout.endsAt), bucket: 'minute' });
     expect(window('block-new').counts).toMatchObject({ ...expected(dayStart('2027-02-01'), dayStart('2027-03-01')), bucket: 'hour' });
-    expect(window('cut').counts).toMatchObject({ ...expected(dayStart('2027-03-01'), NOW), bucket: 'minute' });
+    expect(window('cut').counts).toMatchObject({ ...expected(dayStart('2027-03-01'), NOW), bucket: 'hour' });
 
     // The figures the expectations above stand for, so a wrong filter on both sides cannot agree by accident.
     expect(window('brownout', 0).counts).toMatchObject({ refused: 9, wouldBlock: 4 });
@@ -140,13 +141,23 @@ describe('loadPlanEnforcement', () => {
     expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts?.wouldBlock).toBe(7);
   });
 
-  test('windows older than the hour retention are counted on day rows', () => {
+  test('windows older than the hour rows retention kept are counted on day rows', () => {
+    deleteExpiredTraffic(db.store.db, NOW, { minuteDays: 1, hourDays: 30 });
     const plan = insertPlan(db.store.db, planInput(), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW, { minuteDays: 1, hourDays: 30 });
+    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
     expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts).toMatchObject({ ...expected(dayStart('2027-02-01'), dayStart('2027-03-01')), bucket: 'day' });
   });
 
-  test('the default retention is the configuration\'s', () => {
-    expect(configSchema.parse({ node: 'node-1' }).retention).toEqual(DEFAULT_TRAFFIC_RETENTION);
+  test('while minute rows reach back to a window, it is counted on them', () => {
+    const fresh = openTempDatabase();
+    try {
+      createTallyWriter(fresh.store.db)({ cells, integrations: [] });
+      const plan = insertPlan(fresh.store.db, planInput(), NOW);
+      const enforcement = loadPlanEnforcement(fresh.store.db, plan, NOW);
+      expect(enforcement.timeline.filter((w) => w.counts !== null).map((w) => w.counts!.bucket)).toEqual(['minute', 'minute', 'minute', 'minute']);
+      expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts).toMatchObject(expected(dayStart('2027-02-01'), dayStart('2027-03-01')));
+    } finally {
+      fresh.dispose();
+    }
   });
 });
