@@ -6,6 +6,7 @@ import type { listTraffic } from '../store/list-traffic.js';
 import type {
   alertListingToJson,
   alertsToJson,
+  enforcementToJson,
   fleetToJson,
   integrationToJson,
   integrationsToJson,
@@ -21,6 +22,8 @@ export type TrendJson = ReturnType<typeof trendToJson>;
 export type PlanStatusJson = ReturnType<typeof statusToJson>;
 /** A plan as GET /plans lists it; GET /plans/:id adds the daily series. */
 export type PlanJson = ReturnType<typeof planViewToJson>;
+/** A plan's timeline, gate, exemptions and phase, inside PlanJson. */
+export type EnforcementJson = ReturnType<typeof enforcementToJson>;
 /** GET /share; with `plan`, the plan's judgement too. */
 export type ShareJson = ReturnType<typeof shareToJson> & { plan?: PlanJson };
 export interface PlansJson {

@@ -6,6 +6,7 @@ import type { AlertListing } from '../store/list-alerts.js';
 import type { PlanRecord } from '../store/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
+import type { PlanEnforcement } from '../views/load-plan-enforcement.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';
 
@@ -68,7 +69,23 @@ export function planRecordToJson(plan: PlanRecord) {
   };
 }
 
-/** A plan with its judgement; `withSeries` adds the daily curve the dashboard draws. */
+export function enforcementToJson(enforcement: PlanEnforcement) {
+  const { gate } = enforcement;
+  return {
+    action: enforcement.action,
+    phase: enforcement.phase,
+    timeline: enforcement.timeline.map((w) => ({
+      ...w,
+      at: iso(w.at),
+      endsAt: iso(w.endsAt),
+      counts: w.counts === null ? null : { ...w.counts, from: iso(w.counts.from), to: iso(w.counts.to) },
+    })),
+    gate: { ...gate, cutFrom: iso(gate.cutFrom), holdingCallers: gate.holdingCallers.map((c) => ({ integration: c.integration, lastUse: iso(c.lastUse) })) },
+    exemptions: enforcement.exemptions.map((e) => ({ ...e, endsAt: iso(e.endsAt) })),
+  };
+}
+
+/** A plan with its judgement and enforcement; `withSeries` adds the daily curve the dashboard draws. */
 export function planViewToJson(view: PlanView, withSeries: boolean) {
   const { series, ...share } = shareToJson(view.share);
   return {
@@ -76,6 +93,7 @@ export function planViewToJson(view: PlanView, withSeries: boolean) {
     status: statusToJson(view.status),
     currentShare: view.share.currentShare,
     trend: share.trend,
+    enforcement: enforcementToJson(view.enforcement),
     ...(withSeries ? { series } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
 import type { Db } from '../store/open-database.js';
 import type { PlanRecord } from '../store/plan-record.js';
+import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
 import { loadShareView, type ShareView } from './load-share-view.js';
 
 export interface PlanView {
@@ -11,6 +12,7 @@ export interface PlanView {
   scope: PlanScope;
   status: PlanStatus;
   share: ShareView;
+  enforcement: PlanEnforcement;
 }
 
 /** A plan date (YYYY-MM-DD) as the UTC midnight it starts. */
@@ -27,7 +29,8 @@ export const DEFAULT_CURVE_DAYS = 180;
 
 /**
  * One plan judged against measured traffic on the plan's basis: its share curve (daily unless
- * asked, the last 180 days unless asked), the weekly trend and the status with its reason.
+ * asked, the last 180 days unless asked), the weekly trend and the status with its reason, and
+ * its enforcement.
  */
 export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
   const scope = scopeOf(plan);
@@ -41,5 +44,5 @@ export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: 
     now,
     thresholds,
   );
-  return { plan, scope, status, share };
+  return { plan, scope, status, share, enforcement: loadPlanEnforcement(db, plan, now) };
 }

@@ -16,6 +16,10 @@ export class ApiError extends Error {
 export interface ApiClient {
   get<T>(path: string, params?: Record<string, string | undefined>): Promise<T>;
   send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** The address of an answer, for a link. */
+  href(path: string, params?: Record<string, string | undefined>): string;
+  /** An answer that is a file (a CSV), fetched with the token a plain link would not carry. */
+  getFile(path: string, params?: Record<string, string | undefined>): Promise<Blob>;
 }
 
 export interface ApiClientOptions {
@@ -36,8 +40,9 @@ function apiUrl(path: string, params: Record<string, string | undefined> = {}): 
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  async function call<T>(method: string, url: URL, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async function call<T>(method: string, url: URL, body?: unknown, asFile = false): Promise<T> {
+    // A file's error still comes as JSON.
+    const headers: Record<string, string> = { accept: asFile ? 'text/csv, application/json;q=0.9' : 'application/json' };
     const token = options.token();
     if (token !== null) headers.authorization = `Bearer ${token}`;
     // The API refuses a change sent as anything but JSON, body or not: that is what keeps other sites out.
@@ -48,6 +53,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       throw new ApiError(0, 'network', `The API could not be reached (${error instanceof Error ? error.message : String(error)}).`, undefined);
     }
+    if (asFile && response.ok) return (await response.blob()) as T;
     const text = await response.text();
     let parsed: unknown = undefined;
     try {
@@ -65,5 +71,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     get: (path, params) => call('GET', apiUrl(path, params)),
     send: (method, path, body) => call(method, apiUrl(path), body),
+    href: (path, params) => apiUrl(path, params).href,
+    getFile: (path, params) => call<Blob>('GET', apiUrl(path, params), undefined, true),
   };
 }

@@ -10,6 +10,7 @@ import { byId, emptyState, errorLine, failureLine, h, loading, replaceChildren }
 import { formatBasis, formatScope } from './format.js';
 import { createIntegrationDialog } from './integration-dialog.js';
 import { renderIntegrationsTable, renderSplit } from './integrations-panel.js';
+import { renderDryRunPanel } from './dry-run-panel.js';
 import { createPlanForm } from './plan-form.js';
 import { renderPlans } from './plans-panel.js';
 import { renderHeader, renderPlanSelect } from './render-header.js';
@@ -155,6 +156,7 @@ const planActions = {
     byId('masthead').scrollIntoView({ behavior: 'smooth' });
   },
   edit: (plan: Plan) => planForm.edit(plan),
+  dryRunPanel: (plan: Plan) => renderDryRunPanel(api, plan),
   async archive(plan: Plan) {
     if (!window.confirm(`Archive “${plan.name}”? Its history stays readable through the API.`)) return;
     try {

@@ -1,11 +1,12 @@
 /**
- * Creates a plan (POST) or edits one (PATCH) from one form. The target is typed as a percentage
- * and sent as a share, beside the basis it is a share of; the server validates everything and its
- * error names the field.
+ * Creates a plan (POST) or edits one (PATCH) from one form. Shares (the target, the gate's max) are
+ * typed as percentages and sent as shares; the server validates everything and its error names the
+ * field, which is marked and gets the message beside it.
  */
 import { ApiError, type ApiClient } from './api-client.js';
-import type { Plan, ScopeKind, ShareBasis } from './api-types.js';
-import { byId, errorLine, replaceChildren } from './dom.js';
+import type { Plan, PlanAction, ScopeKind, ShareBasis } from './api-types.js';
+import { byId, errorLine, h, replaceChildren } from './dom.js';
+import { createExemptionRows } from './exemption-rows.js';
 
 export interface PlanForm {
   edit(plan: Plan): void;
@@ -18,6 +19,17 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** The form's control names for the API's field names where they differ. */
+const CONTROL_OF: Readonly<Record<string, string>> = { targetShare: 'targetPercent', scope: 'scopeKind', 'gate.backstopDate': 'gateBackstopDate', 'gate.maxShare': 'gateMaxPercent', gate: 'gateBackstopDate' };
+
+function percentToShare(text: string): number | null {
+  return text.trim() === '' ? null : Number(text) / 100;
+}
+
+function shareToPercent(share: number): string {
+  return String(Number((share * 100).toPrecision(6)));
+}
+
 export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<void>): PlanForm {
   const form = byId<HTMLFormElement>('plan-form');
   const legend = byId('plan-form-legend');
@@ -26,7 +38,33 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
   const errors = byId('plan-form-error');
   const control = (name: string) => form.elements.namedItem(name) as Control;
   const kind = control('scopeKind') as HTMLSelectElement;
+  const exemptions = createExemptionRows();
   let editing: Plan | undefined;
+
+  const clearInvalid = () => {
+    replaceChildren(errors);
+    for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid');
+    for (const element of form.querySelectorAll('.field-error')) element.remove();
+  };
+
+  /** The control(s) a server error names: `exemptions.2.until` is a row's input, `action` every radio. */
+  const controlsFor = (parameter: string): HTMLElement[] => {
+    const exemption = /^exemptions\.(\d+)\.(\w+)/.exec(parameter);
+    if (exemption !== null) return [exemptions.control(Number(exemption[1]), exemption[2]!)].filter((c) => c !== undefined);
+    const named = form.elements.namedItem(CONTROL_OF[parameter] ?? CONTROL_OF[parameter.split('.')[0] ?? ''] ?? parameter.split('.')[0] ?? '');
+    if (named instanceof RadioNodeList) return [...named].filter((c) => c instanceof HTMLElement);
+    return named instanceof HTMLElement ? [named] : [];
+  };
+
+  const markInvalid = (parameter: string, message: string) => {
+    const controls = controlsFor(parameter);
+    for (const element of controls) element.setAttribute('aria-invalid', 'true');
+    const anchor = controls[0]?.closest('.field, .subfieldset');
+    if (anchor === null || anchor === undefined) return;
+    const id = `plan-error-${parameter.replace(/\W/g, '-')}`;
+    anchor.append(h('p', { class: 'field-error small', id, 'data-testid': 'plan-field-error' }, message));
+    for (const element of controls) element.setAttribute('aria-describedby', [element.getAttribute('aria-describedby'), id].filter(Boolean).join(' '));
+  };
 
   const showScopeValue = () => {
     for (const k of ['era', 'transport', 'version'] as const) byId(`plan-scope-${k}-field`).hidden = kind.value !== k;
@@ -41,16 +79,15 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
     legend.textContent = 'New plan';
     submit.textContent = 'Create plan';
     cancel.hidden = true;
-    replaceChildren(errors);
-    for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid');
+    clearInvalid();
+    exemptions.set([]);
     showScopeValue();
   };
   cancel.addEventListener('click', reset);
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    replaceChildren(errors);
-    for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid');
+    clearInvalid();
     const scopeKind = kind.value as ScopeKind;
     const scopeValue = scopeKind === 'era' ? 'legacy' : control(scopeKind === 'transport' ? 'scopeTransport' : 'scopeVersion').value.trim();
     const policyUrl = control('policyUrl').value.trim();
@@ -62,6 +99,11 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       targetShare: Number(control('targetPercent').value) / 100,
       basis: control('basis').value as ShareBasis,
       policyUrl: policyUrl === '' ? null : policyUrl,
+      action: (form.elements.namedItem('action') as RadioNodeList).value as PlanAction,
+      blockNewCallersFrom: control('blockNewCallersFrom').value === '' ? null : control('blockNewCallersFrom').value,
+      quietDays: Number(control('quietDays').value),
+      gate: control('gateBackstopDate').value === '' ? null : { backstopDate: control('gateBackstopDate').value, maxShare: percentToShare(control('gateMaxPercent').value) },
+      exemptions: exemptions.read(),
     };
     submit.disabled = true;
     try {
@@ -70,8 +112,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       await onSaved(saved);
     } catch (error) {
       const parameter = error instanceof ApiError ? error.parameter : undefined;
-      const field = parameter === undefined ? undefined : { targetShare: 'targetPercent', scope: 'scopeKind' }[parameter.split('.')[0] ?? ''] ?? parameter.split('.')[0];
-      if (field !== undefined && form.elements.namedItem(field) instanceof HTMLElement) (form.elements.namedItem(field) as HTMLElement).setAttribute('aria-invalid', 'true');
+      if (parameter !== undefined) markInvalid(parameter, error instanceof Error ? error.message : String(error));
       replaceChildren(errors, errorLine(`Not saved: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
       submit.disabled = false;
@@ -93,9 +134,15 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       if (plan.scope.kind === 'version') control('scopeVersion').value = plan.scope.value;
       control('announceDate').value = plan.announceDate;
       control('retireDate').value = plan.retireDate;
-      control('targetPercent').value = String(Number((plan.targetShare * 100).toPrecision(6)));
+      control('targetPercent').value = shareToPercent(plan.targetShare);
       control('basis').value = plan.basis;
       control('policyUrl').value = plan.policyUrl ?? '';
+      (form.elements.namedItem('action') as RadioNodeList).value = plan.action;
+      control('blockNewCallersFrom').value = plan.blockNewCallersFrom ?? '';
+      control('quietDays').value = String(plan.quietDays);
+      control('gateBackstopDate').value = plan.gate?.backstopDate ?? '';
+      control('gateMaxPercent').value = plan.gate?.maxShare === null || plan.gate === null ? '' : shareToPercent(plan.gate.maxShare);
+      exemptions.set(plan.exemptions);
       showScopeValue();
       form.scrollIntoView({ block: 'nearest' });
       control('name').focus();

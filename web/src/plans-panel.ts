@@ -1,13 +1,18 @@
-/** Every active plan with its status and reason, and the actions on it: show, edit, archive. */
+/**
+ * Every active plan with its status and reason, its enforcement timeline and a dry run, and the
+ * actions on it: show, edit, archive. A plan declared in the config file changes there only.
+ */
 import type { Plan } from './api-types.js';
 import { emptyState, h, replaceChildren } from './dom.js';
 import { formatDay, formatDaysAway, formatScope, formatShare } from './format.js';
+import { renderPlanTimeline } from './plan-timeline.js';
 import { statusPill } from './render-header.js';
 
 export interface PlanActions {
   show(plan: Plan): void;
   edit(plan: Plan): void;
   archive(plan: Plan): void;
+  dryRunPanel(plan: Plan): HTMLElement;
 }
 
 function planItem(plan: Plan, selected: boolean, actions: PlanActions): HTMLElement {
@@ -21,17 +26,20 @@ function planItem(plan: Plan, selected: boolean, actions: PlanActions): HTMLElem
   const brownouts = plan.brownouts.length === 0 ? null : `${plan.brownouts.length} brownout${plan.brownouts.length === 1 ? '' : 's'}, next ${formatDay(plan.brownouts[0]?.startsAt ?? null)}`;
   return h(
     'li',
-    { class: `plan-item${selected ? ' is-selected' : ''}`, 'data-testid': 'plan-item', 'data-plan-id': plan.id },
+    { class: `plan-item${selected ? ' is-selected' : ''}`, 'data-testid': 'plan-item', 'data-plan-id': plan.id, 'data-declared': plan.declaredKey !== null },
     h('div', { class: 'plan-item-head' }, h('h3', { class: 'plan-name' }, plan.name), statusPill(plan.status.status, 'plan-item-status')),
     h('p', { class: 'plan-reason', 'data-testid': 'plan-item-reason' }, plan.status.reason),
     h('p', { class: 'muted small' }, facts.join(' · '), brownouts === null ? null : ` · ${brownouts}`),
     plan.policyUrl === null ? null : h('p', { class: 'small' }, h('a', { href: plan.policyUrl, rel: 'noopener noreferrer', target: '_blank' }, 'Published policy')),
+    plan.declaredKey === null ? null : h('p', { class: 'small declared-note', 'data-testid': 'plan-declared' }, `Read-only: declared in the config file as ${plan.declaredKey}.`),
+    renderPlanTimeline(plan.enforcement),
+    actions.dryRunPanel(plan),
     h(
       'div',
       { class: 'plan-actions' },
       h('button', { type: 'button', class: 'secondary small-button', disabled: selected, onclick: () => actions.show(plan) }, selected ? 'On the chart' : 'Show on chart'),
-      h('button', { type: 'button', class: 'secondary small-button', 'data-testid': 'plan-edit', onclick: () => actions.edit(plan) }, 'Edit'),
-      h('button', { type: 'button', class: 'secondary small-button danger', 'data-testid': 'plan-archive', onclick: () => actions.archive(plan) }, 'Archive'),
+      plan.declaredKey !== null ? null : h('button', { type: 'button', class: 'secondary small-button', 'data-testid': 'plan-edit', onclick: () => actions.edit(plan) }, 'Edit'),
+      plan.declaredKey !== null ? null : h('button', { type: 'button', class: 'secondary small-button danger', 'data-testid': 'plan-archive', onclick: () => actions.archive(plan) }, 'Archive'),
     ),
   );
 }

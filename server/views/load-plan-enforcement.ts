@@ -1,0 +1,52 @@
+import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntryKind, type EnforcementState } from '../analysis/compute-enforcement-timeline.js';
+import type { GateState } from '../analysis/compute-gate-state.js';
+import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
+import type { Bucket } from '../lib/time-bucket.js';
+import type { Db } from '../store/open-database.js';
+import type { PlanRecord } from '../store/plan-record.js';
+import { bucketFor, sumScopeRefusals } from '../store/sum-scope-refusals.js';
+import { loadGateState } from './load-gate-state.js';
+import { scopeOf } from './load-plan-views.js';
+
+export interface EnforcementWindow {
+  kind: EnforcementEntryKind;
+  at: number;
+  endsAt: number | null;
+  state: EnforcementState;
+  note: string | null;
+  /** Refused and would-block requests in scope over the window up to now; null when it refuses nothing or has not started. */
+  counts: { from: number; to: number; refused: number; wouldBlock: number; bucket: Bucket } | null;
+}
+
+export interface ExemptionView {
+  integration: string;
+  until: string;
+  note: string | null;
+  /** When it lapses: the end of its `until` day. */
+  endsAt: number;
+  active: boolean;
+}
+
+export interface PlanEnforcement {
+  action: PlanRecord['action'];
+  phase: EnforcementPhase;
+  timeline: EnforcementWindow[];
+  gate: GateState;
+  exemptions: ExemptionView[];
+}
+
+/**
+ * A plan's enforcement as the dashboard shows it: its timeline with what each window refused (or, in
+ * a dry run, would have), the usage gate in words, the exemptions and the phase in force at `now`.
+ */
+export function loadPlanEnforcement(db: Db, plan: PlanRecord, now: number): PlanEnforcement {
+  const gate = loadGateState(db, plan, now);
+  const scope = scopeOf(plan);
+  const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate }, now);
+  const timeline = entries.map(({ countSpan, ...entry }) => ({
+    ...entry,
+    counts: countSpan === null ? null : { ...countSpan, ...sumScopeRefusals(db, scope, countSpan, bucketFor(db, countSpan.from)) },
+  }));
+  const exemptions = plan.exemptions.map((e) => ({ ...e, endsAt: exemptionEndsAt(e.until), active: now < exemptionEndsAt(e.until) }));
+  return { action: plan.action, phase, timeline, gate, exemptions };
+}
