@@ -3,7 +3,7 @@ import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
 import { PLAN_ACTIONS } from '../store/schema/index.js';
 
-const day = z
+export const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'not a calendar date');

@@ -8,10 +8,12 @@ import { listPlans } from '../store/list-plans.js';
 import type { Db } from '../store/open-database.js';
 import type { PlanRecord } from '../store/plan-record.js';
 import { updatePlan, type PlanChanges } from '../store/update-plan.js';
+import { loadDryRun } from '../views/load-dry-run.js';
 import { loadPlanView } from '../views/load-plan-views.js';
+import { dryRunToCsv } from './dry-run-to-csv.js';
 import { parseInput } from './parse-input.js';
-import { planCreateSchema, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
-import { planViewToJson } from './to-json.js';
+import { day, planCreateSchema, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
+import { dryRunToJson, planViewToJson } from './to-json.js';
 
 export interface PlansRouterDeps {
   db: () => Db;
@@ -23,6 +25,7 @@ export interface PlansRouterDeps {
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({ includeArchived: z.enum(['true', 'false']).optional() }).strict();
+const dryRunQuery = z.object({ at: day.optional(), format: z.enum(['json', 'csv']).optional() }).strict();
 
 /** The record's fields for an API or config-file input: times as epoch ms, notes as null when absent. */
 export function toRecordFields(input: PlanCreate | PlanPatch): PlanChanges {
@@ -71,6 +74,17 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   router.get('/plans/:id', (req, res) => {
     const { id } = parseInput(idParam, req.params);
     res.json(view(find(id), true));
+  });
+
+  // "Who breaks if we cut on `at`?" (the retire date unless asked); as CSV for outreach.
+  router.get('/plans/:id/dry-run', (req, res) => {
+    const { id } = parseInput(idParam, req.params);
+    const query = parseInput(dryRunQuery, req.query);
+    const plan = find(id);
+    const at = query.at ?? plan.retireDate;
+    const report = dryRunToJson(plan.id, loadDryRun(deps.db(), plan, at, deps.now()));
+    if (query.format === 'csv') res.type('text/csv').attachment(`plan-${plan.id}-dry-run-${at}.csv`).send(dryRunToCsv(report));
+    else res.json(report);
   });
 
   router.patch('/plans/:id', (req, res) => {

@@ -1,3 +1,4 @@
+import type { DryRun } from '../analysis/compute-dry-run.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { Trend } from '../analysis/compute-trend.js';
 import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/alert-record.js';
@@ -9,6 +10,7 @@ import type { IntegrationView, IntegrationsView } from '../views/load-integratio
 import type { PlanEnforcement } from '../views/load-plan-enforcement.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';
+import type { DryRunJson } from './api-json.js';
 
 /** Times leave the API as ISO-8601 UTC strings; everything else keeps its shape. */
 export function iso(at: number): string;
@@ -161,5 +163,29 @@ export function fleetToJson(view: FleetView, configured: readonly string[]) {
     drift: view.drift,
     down: view.down,
     nodes: view.probes.map((probe) => ({ ...probeToJson(probe), differs: byNode.get(probe.node)?.differs ?? false, down: byNode.get(probe.node)?.down ?? false })),
+  };
+}
+
+export function dryRunToJson(planId: number, report: DryRun): DryRunJson {
+  return {
+    planId,
+    at: report.at,
+    window: { from: iso(report.window.from), to: iso(report.window.to), days: report.window.days },
+    refusedShare: report.refusedShare,
+    totals: report.totals,
+    callers: report.callers.map((c) => ({
+      integration: c.integration,
+      displayName: c.displayName,
+      owner: c.owner,
+      contact: c.contact,
+      identifiable: c.identifiable,
+      requests: c.requests,
+      requestsPerDay: c.requestsPerDay,
+      lastSeen: iso(c.lastSeen),
+      versions: c.versions,
+      transports: c.transports,
+      savedBy: c.savedBy,
+    })),
+    live: report.live === null ? null : { wouldBlock: report.live.wouldBlock, byCaller: Object.fromEntries(report.live.byCaller) },
   };
 }

@@ -5,7 +5,9 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { ConfigInput } from '../config/config-schema.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { openDatabase } from '../store/open-database.js';
+import { day } from '../api/plan-input-schema.js';
 import { buildReport, formatReport } from './commands/build-report.js';
+import { buildDryRun, formatDryRun } from './commands/dry-run.js';
 import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
 import { runWrap } from './commands/wrap.js';
@@ -16,6 +18,11 @@ function integer(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer');
   return parsed;
+}
+
+function date(value: string): string {
+  if (!day.safeParse(value).success) throw new InvalidArgumentError('expected a date as YYYY-MM-DD');
+  return value;
 }
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
@@ -86,6 +93,26 @@ program
     try {
       const report = buildReport(store.db, Date.now());
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, store.path));
+    } finally {
+      store.close();
+    }
+  });
+
+program
+  .command('dry-run')
+  .description('who a cut of a plan\'s scope on a date would refuse, from the stored counts')
+  .requiredOption('--plan <id>', 'the plan\'s id', integer)
+  .option('--at <date>', 'the cut date asked about, YYYY-MM-DD (default: the plan\'s retire date)', date)
+  .option('--json', 'print the JSON of GET /api/v1/plans/:id/dry-run instead of a table')
+  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--config <file>', 'JSON config file')
+  .action((flags: { plan: number; at?: string; json?: boolean; db?: string; config?: string }) => {
+    const config = configFrom({ db: flags.db, config: flags.config });
+    if (!existsSync(config.db)) throw new Error(`no database at ${config.db}; run \`mcp-sunset serve\` first, or pass --db`);
+    const store = openDatabase(config.db);
+    try {
+      const result = buildDryRun(store.db, flags.plan, flags.at, Date.now());
+      process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : formatDryRun(result));
     } finally {
       store.close();
     }

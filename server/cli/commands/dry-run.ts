@@ -1,0 +1,58 @@
+/**
+ * `mcp-sunset dry-run --plan ID [--at DATE]`: who a cut of the plan's scope on a date would refuse,
+ * from the stored counts; the same JSON as GET /api/v1/plans/:id/dry-run, or a table to read.
+ */
+import type { DryRunJson } from '../../api/api-json.js';
+import { dryRunToJson } from '../../api/to-json.js';
+import { getPlan } from '../../store/get-plan.js';
+import type { Db } from '../../store/open-database.js';
+import type { PlanRecord } from '../../store/plan-record.js';
+import { loadDryRun } from '../../views/load-dry-run.js';
+
+export interface DryRunResult {
+  plan: PlanRecord;
+  report: DryRunJson;
+}
+
+/** The report on a cut on `at` (the plan's retire date unless given); throws when there is no such plan. */
+export function buildDryRun(db: Db, planId: number, at: string | undefined, now: number): DryRunResult {
+  const plan = getPlan(db, planId);
+  if (plan === undefined) throw new Error(`no plan ${planId}`);
+  return { plan, report: dryRunToJson(plan.id, loadDryRun(db, plan, at ?? plan.retireDate, now)) };
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+/** The report as a terminal table: who is refused, who is saved, and the refused share. */
+export function formatDryRun({ plan, report }: DryRunResult): string {
+  const n = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const { totals } = report;
+  const lines = [
+    `mcp-sunset dry run: plan ${plan.id} "${plan.name}", if the cut came on ${report.at}` + (report.at === plan.retireDate ? ' (its retire date)' : ` (its retire date is ${plan.retireDate})`),
+    `counts of ${report.window.from} to ${report.window.to} (${n(report.window.days)} days)`,
+    report.refusedShare === null
+      ? 'no served work requests in this window'
+      : `would refuse ${totals.refusedCallers} of ${totals.callers} callers in scope: ${n(totals.refusedRequests)} of ${n(totals.servedRequests)} served work requests (${(100 * report.refusedShare).toFixed(2)}%)`,
+  ];
+  if (totals.savedCallers > 0) lines.push(`${totals.savedCallers} saved by an exemption`);
+  if (report.callers.length > 0) {
+    const header = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'on the cut'];
+    const rows = report.callers.map((c) => [
+      c.integration + (c.identifiable ? '' : ' (unidentified)'),
+      c.displayName ?? '',
+      c.owner ?? '',
+      c.contact ?? '',
+      n(c.requestsPerDay),
+      c.lastSeen?.slice(0, 10) ?? '',
+      c.versions.join(' '),
+      c.transports.join(' '),
+      c.savedBy === null ? 'refused' : `exempt until ${c.savedBy.until}`,
+    ]);
+    lines.push('', ...table([header, ...rows]));
+  }
+  if (report.live !== null) lines.push('', `live, the plan being in dryrun: ${n(report.live.wouldBlock)} of these requests were marked would-block`);
+  return `${lines.join('\n')}\n`;
+}

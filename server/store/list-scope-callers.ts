@@ -1,0 +1,48 @@
+import { and, gte, lt, sql } from 'drizzle-orm';
+import type { Db } from './open-database.js';
+import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
+import { servedInScope } from './served-in-scope.js';
+
+/** One caller's served work requests in a plan's scope over a span of UTC day rows. */
+export interface ScopeCallerRow {
+  integration: string;
+  requests: number;
+  /** The start of the last UTC day with served work in scope. */
+  lastSeen: number;
+  versions: string[];
+  transports: string[];
+  /** How many of `requests` were marked would-block by a plan in dry run. */
+  wouldBlock: number;
+}
+
+/**
+ * Every caller with served work requests in the scope on the day rows starting in [from, to):
+ * how many, its last day, and the versions and transports they came by.
+ */
+export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: string }, span: { from: number; to: number }): ScopeCallerRow[] {
+  const t = trafficDayTable;
+  const rows = db
+    .select({
+      integration: t.integration,
+      version: t.version,
+      transport: t.transport,
+      requests: sql<number>`sum(${t.count})`,
+      lastSeen: sql<number>`max(${t.bucketStart})`,
+      wouldBlock: sql<number>`sum(${t.wouldBlockCount})`,
+    })
+    .from(t)
+    .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
+    .groupBy(t.integration, t.version, t.transport)
+    .all();
+  const callers = new Map<string, ScopeCallerRow>();
+  for (const row of rows) {
+    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
+    caller.requests += row.requests;
+    caller.wouldBlock += row.wouldBlock;
+    caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
+    if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
+    if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);
+    callers.set(row.integration, caller);
+  }
+  return [...callers.values()];
+}
