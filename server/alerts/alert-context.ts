@@ -2,8 +2,12 @@
  * What the alert rules judge: a plain snapshot built by `loadAlertContext` (I/O) and handed to the
  * pure checks, so every rule can be tested with a hand-built object.
  */
+import type { GateState } from '../analysis/compute-gate-state.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
+import type { CallerRefusals } from '../store/list-caller-refusals.js';
 import type { NewLegacyCaller } from '../store/list-new-legacy-callers.js';
+import type { ExemptionRecord } from '../store/plan-record.js';
+import type { PlanAction } from '../store/schema/index.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 
 /** One active plan, reduced to what the rules read from its view. */
@@ -20,6 +24,10 @@ export interface AlertPlan {
   /** The latest share with traffic (the week may still be in progress); null without traffic. */
   currentShare: number | null;
   trend: { flat: boolean; significantDecrease: boolean; slopePerWeek: number | null; weeks: number; reason: string };
+  action: PlanAction;
+  exemptions: readonly ExemptionRecord[];
+  /** The usage gate as judged at `now` on stored counts; null when the plan has none. */
+  gate: { backstopDate: string; backstopAt: number; maxShare: number | null; quietDays: number; state: GateState } | null;
 }
 
 /** The flusher's health as the alerts see it (FlushHealth fits this shape). */
@@ -47,5 +55,9 @@ export interface AlertContext {
   metering: AlertMetering;
   /** The fleet's latest checks, compared; nodes empty when no fleet is configured. */
   fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes'>;
-  settings: { approachingDays: readonly number[]; noFlushMinutes: number };
+  /** Requests refused by plans per caller: in the last complete hour, and in the 24 hours before it. */
+  refusals: { hourStart: number; callers: readonly CallerRefusals[] };
+  /** Operator-given names of callers, by key, for the summaries. */
+  displayNames: ReadonlyMap<string, string>;
+  settings: { approachingDays: readonly number[]; noFlushMinutes: number; refusalSpikeMinBlocked: number; refusalSpikeFactor: number };
 }

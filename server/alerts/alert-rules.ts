@@ -5,6 +5,8 @@
  */
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { formatDay, formatPercent, formatPointsPerWeek } from '../analysis/format-numbers.js';
+import { exemptionEndsAt } from '../analysis/plan-clock.js';
+import { REFUSAL_BASELINE_HOURS } from '../store/list-caller-refusals.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import type { AlertContext, AlertPlan } from './alert-context.js';
 
@@ -17,7 +19,10 @@ export type AlertRuleId =
   | 'retire-date-approaching'
   | 'metering-loss'
   | 'fleet-drift'
-  | 'fleet-node-unavailable';
+  | 'fleet-node-unavailable'
+  | 'exemption-expiring'
+  | 'gate-holding-near-backstop'
+  | 'refusal-spike';
 
 /** What a rule found about one subject; the alert's fingerprint is `${rule}:${subject}`. */
 export interface Finding {
@@ -38,7 +43,26 @@ export interface AlertRule {
 /** A caller stays "new" this long after its first served-legacy day. */
 export const NEW_CALLER_DAYS = 7;
 
+/** exemption-expiring speaks up this long before an exemption lapses. */
+export const EXEMPTION_NOTICE_DAYS = 7;
+
+/** gate-holding-near-backstop speaks up this long before the backstop ends the gate's wait. */
+export const BACKSTOP_NOTICE_DAYS = 14;
+
+/** Callers named in a summary; the details list them all. */
+const NAMED_CALLERS = 5;
+
 const iso = (at: number | null | undefined) => (at === null || at === undefined ? null : new Date(at).toISOString());
+
+function daysUntil(at: number, now: number): string {
+  const days = Math.ceil((at - now) / DAY_MS);
+  return `${days} day${days === 1 ? '' : 's'}`;
+}
+
+function callerName(context: AlertContext, key: string): string {
+  const name = context.displayNames.get(key);
+  return name === undefined ? key : `${name} (${key})`;
+}
 
 function planDetails(plan: AlertPlan): Record<string, unknown> {
   return { planId: plan.id, planName: plan.name, scope: plan.scopeLabel, retireDate: plan.retireDate, currentShare: plan.currentShare, targetShare: plan.targetShare };
@@ -159,6 +183,87 @@ function checkFleetNodeUnavailable(context: AlertContext): Finding[] {
     }));
 }
 
+function checkExemptionExpiring(context: AlertContext): Finding[] {
+  const { now } = context;
+  // Under observe an exemption changes nothing, so its end is no news.
+  return context.plans
+    .filter((plan) => plan.action !== 'observe')
+    .flatMap((plan) =>
+      plan.exemptions
+        .filter((exemption) => {
+          const endsAt = exemptionEndsAt(exemption.until);
+          return now < endsAt && endsAt - now <= EXEMPTION_NOTICE_DAYS * DAY_MS;
+        })
+        .map((exemption) => {
+          const endsAt = exemptionEndsAt(exemption.until);
+          return {
+            subject: `plan:${plan.id}:exemption:${exemption.integration}`,
+            summary: `Plan "${plan.name}" (${plan.action}): the exemption of ${callerName(context, exemption.integration)} ends after ${exemption.until}, in ${daysUntil(endsAt, now)}`,
+            details: { planId: plan.id, planName: plan.name, action: plan.action, integration: exemption.integration, until: exemption.until, endsAt: iso(endsAt), note: exemption.note },
+          };
+        }),
+    );
+}
+
+/** Whether the gate holds the cut today, or would if the retire date were today. */
+function gateHolds(gate: NonNullable<AlertPlan['gate']>): boolean {
+  const { state } = gate;
+  return state.kind === 'holding' || (state.kind === 'before-retire' && (state.holdingCallers.length > 0 || state.shareAboveMax));
+}
+
+function checkGateHoldingNearBackstop(context: AlertContext): Finding[] {
+  const { now } = context;
+  return context.plans.flatMap((plan) => {
+    const gate = plan.gate;
+    if (gate === null || !gateHolds(gate) || now >= gate.backstopAt || gate.backstopAt - now > BACKSTOP_NOTICE_DAYS * DAY_MS) return [];
+    const callers = gate.state.holdingCallers;
+    const reasons: string[] = [];
+    if (callers.length > 0) {
+      const named = callers.slice(0, NAMED_CALLERS).map((c) => callerName(context, c.integration));
+      const more = callers.length > NAMED_CALLERS ? ` and ${callers.length - NAMED_CALLERS} more` : '';
+      reasons.push(`${named.join(', ')}${more} used the scope in the last ${gate.quietDays} days`);
+    }
+    if (gate.state.shareAboveMax && gate.maxShare !== null) reasons.push(`the share is above the gate's ${formatPercent(gate.maxShare)} maximum`);
+    return [
+      {
+        subject: `plan:${plan.id}`,
+        summary: `Plan "${plan.name}": the gate still holds the cut ${daysUntil(gate.backstopAt, now)} before its backstop on ${gate.backstopDate}: ${reasons.join('; ')}`,
+        details: {
+          planId: plan.id,
+          planName: plan.name,
+          action: plan.action,
+          backstopDate: gate.backstopDate,
+          gate: gate.state.kind,
+          words: gate.state.words,
+          holdingCallers: callers.map((c) => ({ integration: c.integration, displayName: context.displayNames.get(c.integration) ?? null, lastUsedDay: formatDay(c.lastUse) })),
+          shareAboveMax: gate.state.shareAboveMax,
+          maxShare: gate.maxShare,
+        },
+      },
+    ];
+  });
+}
+
+function checkRefusalSpike(context: AlertContext): Finding[] {
+  const { refusalSpikeMinBlocked: minBlocked, refusalSpikeFactor: factor } = context.settings;
+  const { hourStart } = context.refusals;
+  return context.refusals.callers
+    .filter((caller) => !UNIDENTIFIED_KEYS.has(caller.integration))
+    .flatMap((caller) => {
+      const hourlyMean = caller.dayBefore / REFUSAL_BASELINE_HOURS;
+      if (caller.inHour < minBlocked || caller.inHour < factor * hourlyMean) return [];
+      const name = caller.displayName === null ? caller.integration : `${caller.displayName} (${caller.integration})`;
+      const hour = new Date(hourStart).toISOString().slice(11, 16);
+      return [
+        {
+          subject: `integration:${caller.integration}`,
+          summary: `${name} had ${caller.inHour} requests refused by a plan in the hour from ${hour} UTC, against ${hourlyMean.toFixed(1)} an hour over the ${REFUSAL_BASELINE_HOURS} hours before`,
+          details: { integration: caller.integration, displayName: caller.displayName, hourStart: iso(hourStart), blocked: caller.inHour, baselineHourlyMean: hourlyMean, minBlocked, factor },
+        },
+      ];
+    });
+}
+
 export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'curve-flattened', severity: 'warning', consecutive: 2, description: "A plan's share curve has stopped falling while still above target.", check: checkCurveFlattened },
   { id: 'projection-misses-retire-date', severity: 'critical', consecutive: 1, description: "A plan's projection reaches its target after the retire date, or never.", check: checkProjectionMisses },
@@ -167,4 +272,7 @@ export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'metering-loss', severity: 'critical', consecutive: 1, description: 'Counts were dropped, flushes are failing, or nothing has been flushed for a while.', check: checkMeteringLoss },
   { id: 'fleet-drift', severity: 'warning', consecutive: 1, description: 'The nodes of the fleet serve different sets of protocol versions.', check: checkFleetDrift },
   { id: 'fleet-node-unavailable', severity: 'critical', consecutive: 1, description: 'A fleet node was not ready at its latest check.', check: checkFleetNodeUnavailable },
+  { id: 'exemption-expiring', severity: 'warning', consecutive: 1, description: `An exemption from a plan that is not observe-only lapses within ${EXEMPTION_NOTICE_DAYS} days.`, check: checkExemptionExpiring },
+  { id: 'gate-holding-near-backstop', severity: 'warning', consecutive: 1, description: `A plan's usage gate still holds the cut within ${BACKSTOP_NOTICE_DAYS} days of its backstop.`, check: checkGateHoldingNearBackstop },
+  { id: 'refusal-spike', severity: 'critical', consecutive: 1, description: 'An identifiable caller had far more requests refused by plans in the last complete hour than its hourly mean of the day before.', check: checkRefusalSpike },
 ];

@@ -1,11 +1,15 @@
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope } from '../analysis/plan-scope.js';
-import { bucketStart } from '../lib/time-bucket.js';
+import { planClock } from '../analysis/plan-clock.js';
+import { BUCKET_MS, bucketStart } from '../lib/time-bucket.js';
+import { listCallerRefusals } from '../store/list-caller-refusals.js';
+import { listIntegrations } from '../store/list-integrations.js';
 import { listNewLegacyCallers } from '../store/list-new-legacy-callers.js';
 import { listPlans } from '../store/list-plans.js';
 import type { Db } from '../store/open-database.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
+import { loadGateState } from '../views/load-gate-state.js';
 import { loadPlanView, planDay, type PlanView } from '../views/load-plan-views.js';
 import type { AlertContext, AlertMetering, AlertPlan } from './alert-context.js';
 import { NEW_CALLER_DAYS } from './alert-rules.js';
@@ -17,8 +21,9 @@ export interface AlertContextInput {
   settings: AlertContext['settings'];
 }
 
-function toAlertPlan(view: PlanView): AlertPlan {
+function toAlertPlan(db: Db, view: PlanView, now: number): AlertPlan {
   const { plan, share, status } = view;
+  const backstopAt = planClock(plan).backstopAt;
   const trend = share.trend;
   return {
     id: plan.id,
@@ -30,14 +35,27 @@ function toAlertPlan(view: PlanView): AlertPlan {
     status,
     currentShare: share.currentShare ?? trend.currentShare,
     trend: { flat: trend.flat, significantDecrease: trend.significantDecrease, slopePerWeek: trend.slopePerWeek, weeks: trend.weeks, reason: trend.reason },
+    action: plan.action,
+    exemptions: plan.exemptions,
+    gate:
+      plan.gate === null || backstopAt === null
+        ? null
+        : { backstopDate: plan.gate.backstopDate, backstopAt, maxShare: plan.gate.maxShare, quietDays: plan.quietDays, state: loadGateState(db, plan, now) },
   };
 }
 
-/** Reads what the rules judge: every active plan's view, recent new legacy callers, and the given metering health. */
+/**
+ * Reads what the rules judge: every active plan's view and gate, recent new legacy callers, the
+ * last complete hour's refusals, and the given metering health.
+ */
 export function loadAlertContext(db: Db, input: AlertContextInput): AlertContext {
   const { now } = input;
-  const plans = listPlans(db).map((plan) => toAlertPlan(loadPlanView(db, plan, now, input.thresholds)));
+  const plans = listPlans(db).map((plan) => toAlertPlan(db, loadPlanView(db, plan, now, input.thresholds), now));
   // Today and the six days before it: the days a caller first seen on them is still new.
   const { meteredSince, callers } = listNewLegacyCallers(db, bucketStart(now, 'day') - (NEW_CALLER_DAYS - 1) * DAY_MS);
-  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db), settings: input.settings };
+  // The hour in progress is still filling and starts again from zero each hour: judged, it would come and go.
+  const hourStart = bucketStart(now, 'hour') - BUCKET_MS.hour;
+  const refusals = { hourStart, callers: listCallerRefusals(db, hourStart) };
+  const displayNames = new Map(listIntegrations(db).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
+  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db), refusals, displayNames, settings: input.settings };
 }

@@ -11,6 +11,7 @@ import { upsertAlertSetting } from '../store/upsert-alert-setting.js';
 import { upsertAlerts } from '../store/upsert-alerts.js';
 import type { MeteringSnapshot } from './alert-context.js';
 import { ALERT_RULES } from './alert-rules.js';
+import { closeQuietCallers } from './close-quiet-callers.js';
 import { deliverAlert } from './deliver-alert.js';
 import { collectFindings, evaluateAlerts } from './evaluate-alerts.js';
 import { loadAlertContext } from './load-alert-context.js';
@@ -41,12 +42,22 @@ export interface AlertRun {
 
 const DROPPED_KEY = 'alerts.meteringDroppedEvents';
 
+/** Closes quiet callers and reopens returning ones before the rules judge; a failure here never stops the rules. */
+function closeCallers(deps: AlertRunnerDeps, now: number): void {
+  try {
+    for (const closure of closeQuietCallers(deps.db, now)) deps.logger.info({ integration: closure.key, change: closure.kind }, 'integration status changed by its usage');
+  } catch (error) {
+    deps.logger.error({ err: error }, 'could not close or reopen quiet integrations');
+  }
+}
+
 /** Evaluates every rule at `now` and saves the result in one transaction; answers the transitions to announce. */
 function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): { evaluatedAt: number; transitions: { kind: 'firing' | 'resolved'; alert: AlertRecord }[] } {
   const { db } = deps;
   const flush = deps.metering();
   deps.beforeRead?.();
   const now = deps.now();
+  closeCallers(deps, now);
   const previousDropped = getAlertSetting(db, DROPPED_KEY);
   const context = loadAlertContext(db, {
     now,

@@ -107,6 +107,8 @@ export function integrationToJson(view: IntegrationView) {
     lastSeen: iso(view.lastSeen),
     lastLegacySeen: iso(view.lastLegacySeen),
     updatedAt: iso(view.updatedAt),
+    autoClosedAt: iso(view.autoClosedAt),
+    reopenedAt: iso(view.reopenedAt),
     deadlines: view.deadlines.map((d) => ({ ...d, lastUsedDay: iso(d.lastUsedDay) })),
   };
 }

@@ -49,6 +49,10 @@ const alertsSchema = z
     noFlushMinutes: positiveInt.default(5),
     /** retire-date-approaching fires this many days before a retire date while the share is above target. */
     approachingDays: z.array(positiveInt).default([30, 7]),
+    /** refusal-spike fires for a caller with at least this many requests refused by plans in the last complete hour… */
+    refusalSpikeMinBlocked: positiveInt.default(20),
+    /** …and at least this many times its hourly mean of refusals over the 24 hours before. */
+    refusalSpikeFactor: z.coerce.number().min(1).default(5),
   })
   .strict();
 

@@ -31,6 +31,10 @@ export interface IntegrationView {
   status: IntegrationRecord['status'];
   notes: string | null;
   updatedAt: number | null;
+  /** When the caller was marked done on its own after the quiet days; cleared when it comes back. */
+  autoClosedAt: number | null;
+  /** When an automatically closed caller last came back and got its previous status again. */
+  reopenedAt: number | null;
   /** Self-reported clientInfo: "claims to be …", never used to decide anything. */
   claimsToBe: { name: string; version: string | null } | null;
   firstSeen: number | null;
@@ -81,6 +85,8 @@ export function loadIntegrationViews(db: Db, plans: readonly PlanRecord[], now: 
       status: record?.status ?? 'unknown',
       notes: record?.notes ?? null,
       updatedAt: record?.updatedAt ?? null,
+      autoClosedAt: record?.autoClosedAt ?? null,
+      reopenedAt: record?.reopenedAt ?? null,
       claimsToBe: record?.clientInfoName ? { name: record.clientInfoName, version: record.clientInfoVersion ?? null } : null,
       firstSeen: record?.firstSeen ?? null,
       lastSeen: record?.lastSeen ?? null,

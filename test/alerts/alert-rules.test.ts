@@ -6,10 +6,13 @@ import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import type { NewLegacyCaller } from '../../server/store/list-new-legacy-callers.js';
 import type { ProbeRecord } from '../../server/store/insert-probe.js';
 import { computeFleetDrift } from '../../server/analysis/compute-fleet-drift.js';
+import { computeGateState } from '../../server/analysis/compute-gate-state.js';
+import { dayStart } from '../../server/analysis/plan-clock.js';
 
 const NOW = Date.UTC(2027, 0, 15, 12, 0);
 const RETIRE_DAY = Date.UTC(2027, 2, 1);
 const MINUTE = 60_000;
+const SETTINGS: AlertContext['settings'] = { approachingDays: [30, 7], noFlushMinutes: 5, refusalSpikeMinBlocked: 20, refusalSpikeFactor: 5 };
 
 function plan(overrides: Partial<Omit<AlertPlan, 'status' | 'trend'>> & { status?: Partial<PlanStatus>; trend?: Partial<AlertPlan['trend']> } = {}): AlertPlan {
   const { status, trend, ...rest } = overrides;
@@ -21,6 +24,9 @@ function plan(overrides: Partial<Omit<AlertPlan, 'status' | 'trend'>> & { status
     retireDay: RETIRE_DAY,
     targetShare: 0.01,
     currentShare: 0.2,
+    action: 'observe',
+    exemptions: [],
+    gate: null,
     ...rest,
     status: { status: 'on-track', reason: 'Legacy share is 20.00% and falling.', projectedDate: RETIRE_DAY - 10 * DAY_MS, daysToRetire: 45, ...status },
     trend: { flat: false, significantDecrease: true, slopePerWeek: -0.02, weeks: 10, reason: 'falling', ...trend },
@@ -35,7 +41,9 @@ function context(overrides: Partial<AlertContext> = {}): AlertContext {
     legacyMeteredSince: NOW - 90 * DAY_MS,
     metering: { lastFlushAt: NOW - 1000, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW - DAY_MS },
     fleet: { expected: null, drift: false, nodes: [], down: [], probes: [] },
-    settings: { approachingDays: [30, 7], noFlushMinutes: 5 },
+    refusals: { hourStart: Date.UTC(2027, 0, 15, 11), callers: [] },
+    displayNames: new Map(),
+    settings: SETTINGS,
     ...overrides,
   };
 }
@@ -71,7 +79,10 @@ const subjects = (id: AlertRuleId, ctx: AlertContext) => check(id, ctx).map((f) 
 
 describe('the rule table', () => {
   test('every rule has a unique id, a severity, a description and a consecutive count', () => {
-    expect(ALERT_RULES.map((r) => r.id)).toEqual(['curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss', 'fleet-drift', 'fleet-node-unavailable']);
+    expect(ALERT_RULES.map((r) => r.id)).toEqual([
+      'curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss', 'fleet-drift', 'fleet-node-unavailable',
+      'exemption-expiring', 'gate-holding-near-backstop', 'refusal-spike',
+    ]);
     for (const rule of ALERT_RULES) {
       expect(rule.description.length, rule.id).toBeGreaterThan(20);
       expect(rule.consecutive, rule.id).toBe(rule.id === 'curve-flattened' ? 2 : 1);
@@ -171,7 +182,7 @@ describe('retire-date-approaching', () => {
   });
 
   test('thresholds come from the settings', () => {
-    const ctx = context({ now: RETIRE_DAY - 2 * DAY_MS, plans: [plan()], settings: { approachingDays: [3, 14, 3], noFlushMinutes: 5 } });
+    const ctx = context({ now: RETIRE_DAY - 2 * DAY_MS, plans: [plan()], settings: { ...SETTINGS, approachingDays: [3, 14, 3] } });
     const found = check('retire-date-approaching', ctx);
     expect(found.map((f) => f.subject)).toEqual(['plan:1:T-14', 'plan:1:T-3']);
     expect(found[1]?.summary).toBe('Plan "Legacy sunset" retires on 2027-03-01, in 2 days, with Legacy share still at 20.00%, above the 1.00% target');
@@ -222,5 +233,115 @@ describe('fleet rules', () => {
     const findings = check('fleet-node-unavailable', context({ fleet }));
     expect(findings.map((f) => f.subject)).toEqual(['node:b', 'node:c']);
     expect(findings[0]!.summary).toBe('Fleet node b is unavailable at its latest check: connection refused');
+  });
+});
+
+describe('exemption-expiring', () => {
+  const exempt = (integration: string, until: string) => ({ integration, until, note: null });
+  const at = (now: number, p: AlertPlan) => subjects('exemption-expiring', context({ now, plans: [p] }));
+
+  test.each<[string, string, number, boolean]>([
+    ['lapses in six and a half days', '2027-01-21', NOW, true],
+    ['lapses in exactly seven days', '2027-01-21', Date.UTC(2027, 0, 15), true],
+    ['lapses in seven days and a millisecond', '2027-01-21', Date.UTC(2027, 0, 15) - 1, false],
+    ['lapses in seven and a half days', '2027-01-22', NOW, false],
+    ['its last day is today', '2027-01-15', NOW, true],
+    ['it lapsed at midnight', '2027-01-14', NOW, false],
+  ])('%s → %s', (_name, until, now, fires) => {
+    expect(at(now, plan({ action: 'deny', exemptions: [exempt('tok_a', until)] }))).toEqual(fires ? ['plan:1:exemption:tok_a'] : []);
+  });
+
+  test('not for a plan that only observes; for dryrun, warn and deny', () => {
+    const exemptions = [exempt('tok_a', '2027-01-20')];
+    expect(at(NOW, plan({ action: 'observe', exemptions }))).toEqual([]);
+    for (const action of ['dryrun', 'warn', 'deny'] as const) expect(at(NOW, plan({ action, exemptions })), action).toEqual(['plan:1:exemption:tok_a']);
+  });
+
+  test('one alert per plan and integration, naming the caller and the last day', () => {
+    const plans = [
+      plan({ action: 'deny', exemptions: [exempt('tok_a', '2027-01-20'), exempt('tok_b', '2027-03-01')] }),
+      plan({ id: 2, name: 'Drop http+sse', action: 'warn', exemptions: [exempt('tok_a', '2027-01-16')] }),
+    ];
+    const found = check('exemption-expiring', context({ plans, displayNames: new Map([['tok_a', 'Billing bot']]) }));
+    expect(found.map((f) => f.subject)).toEqual(['plan:1:exemption:tok_a', 'plan:2:exemption:tok_a']);
+    expect(found[0]!.summary).toBe('Plan "Legacy sunset" (deny): the exemption of Billing bot (tok_a) ends after 2027-01-20, in 6 days');
+    expect(found[1]!.details).toMatchObject({ planId: 2, integration: 'tok_a', until: '2027-01-16', endsAt: '2027-01-17T00:00:00.000Z' });
+  });
+});
+
+describe('gate-holding-near-backstop', () => {
+  const TODAY = Date.UTC(2027, 0, 15);
+  /** A plan whose gate is judged by the real gate computation at `now`. */
+  function gated(options: { retireDate: string; backstopDate: string; now?: number; lastUse?: [string, number][]; share?: number | null; maxShare?: number | null }): AlertPlan {
+    const { retireDate, backstopDate, now = NOW, maxShare = null } = options;
+    const state = computeGateState(
+      { retireAt: dayStart(retireDate), backstopAt: dayStart(backstopDate), maxShare, quietDays: 30, exemptions: [], lastUse: new Map(options.lastUse ?? []), share: options.share ?? null },
+      now,
+    );
+    return plan({ action: 'deny', retireDate, retireDay: dayStart(retireDate), gate: { backstopDate, backstopAt: dayStart(backstopDate), maxShare, quietDays: 30, state } });
+  }
+  const at = (p: AlertPlan, now = NOW) => subjects('gate-holding-near-backstop', context({ now, plans: [p] }));
+  const recent: [string, number][] = [['tok_a', TODAY - DAY_MS]];
+
+  test.each<[string, AlertPlan, number, boolean]>([
+    ['holding, backstop in ten days', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-25', lastUse: recent }), NOW, true],
+    ['holding, backstop in exactly fourteen days', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-29', lastUse: recent, now: TODAY }), TODAY, true],
+    ['holding, backstop in fourteen days and a millisecond', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-29', lastUse: recent, now: TODAY - 1 }), TODAY - 1, false],
+    ['holding, backstop in a month', gated({ retireDate: '2027-01-01', backstopDate: '2027-02-15', lastUse: recent }), NOW, false],
+    ['open: the scope went quiet', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-25', lastUse: [['tok_a', TODAY - 40 * DAY_MS]] }), NOW, false],
+    ['before the retire date, with a caller that would hold it', gated({ retireDate: '2027-01-20', backstopDate: '2027-01-25', lastUse: recent }), NOW, true],
+    ['before the retire date, quiet', gated({ retireDate: '2027-01-20', backstopDate: '2027-01-25' }), NOW, false],
+    ['holding on the share alone', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-25', share: 0.03, maxShare: 0.01 }), NOW, true],
+    ['the backstop has passed', gated({ retireDate: '2027-01-01', backstopDate: '2027-01-10', lastUse: recent }), NOW, false],
+  ])('%s → %s', (_name, p, now, fires) => {
+    expect(at(p, now)).toEqual(fires ? ['plan:1'] : []);
+  });
+
+  test('a plan without a gate never fires', () => {
+    expect(at(plan({ action: 'deny', gate: null }))).toEqual([]);
+  });
+
+  test('the summary names the holding callers, five at most, and the share', () => {
+    const lastUse: [string, number][] = ['tok_a', 'tok_b', 'tok_c', 'tok_d', 'tok_e', 'tok_f', 'tok_g'].map((k, i) => [k, TODAY - i * DAY_MS]);
+    const p = gated({ retireDate: '2027-01-01', backstopDate: '2027-01-25', lastUse, share: 0.03, maxShare: 0.01 });
+    const [found] = check('gate-holding-near-backstop', context({ plans: [p], displayNames: new Map([['tok_a', 'Billing bot']]) }));
+    expect(found?.summary).toBe(
+      'Plan "Legacy sunset": the gate still holds the cut 10 days before its backstop on 2027-01-25: Billing bot (tok_a), tok_b, tok_c, tok_d, tok_e and 2 more used the scope in the last 30 days; the share is above the gate\'s 1.00% maximum',
+    );
+    expect(found?.details).toMatchObject({ gate: 'holding', shareAboveMax: true, maxShare: 0.01, backstopDate: '2027-01-25' });
+    expect((found?.details.holdingCallers as unknown[]).length).toBe(7);
+    expect((found?.details.holdingCallers as unknown[])[0]).toEqual({ integration: 'tok_a', displayName: 'Billing bot', lastUsedDay: '2027-01-15' });
+  });
+});
+
+describe('refusal-spike', () => {
+  const HOUR = Date.UTC(2027, 0, 15, 11);
+  const refusals = (...callers: [string, number, number][]) => ({ hourStart: HOUR, callers: callers.map(([integration, inHour, dayBefore]) => ({ integration, displayName: null, inHour, dayBefore })) });
+  const at = (r: AlertContext['refusals'], settings: Partial<AlertContext['settings']> = {}) => subjects('refusal-spike', context({ refusals: r, settings: { ...SETTINGS, ...settings } }));
+
+  test.each<[string, number, number, boolean]>([
+    ['20 refused, none the day before', 20, 0, true],
+    ['19 refused, none the day before', 19, 0, false],
+    ['100 refused against a mean of 20 an hour', 100, 480, true],
+    ['99 refused against a mean of 20 an hour', 99, 480, false],
+    ['none refused', 0, 480, false],
+  ])('%s → %s', (_name, inHour, dayBefore, fires) => {
+    expect(at(refusals(['tok_a', inHour, dayBefore]))).toEqual(fires ? ['integration:tok_a'] : []);
+  });
+
+  test('not for anonymous or overflowed callers', () => {
+    expect(at(refusals(['anonymous', 500, 0], ['other', 500, 0]))).toEqual([]);
+  });
+
+  test('the thresholds come from the settings', () => {
+    expect(at(refusals(['tok_a', 5, 0]), { refusalSpikeMinBlocked: 5 })).toEqual(['integration:tok_a']);
+    expect(at(refusals(['tok_a', 100, 480]), { refusalSpikeFactor: 6 })).toEqual([]);
+  });
+
+  test('the summary states the hour, the count and the baseline', () => {
+    const r = { hourStart: HOUR, callers: [{ integration: 'tok_a', displayName: 'Billing bot', inHour: 240, dayBefore: 84 }] };
+    const [found] = check('refusal-spike', context({ refusals: r }));
+    expect(found?.summary).toBe('Billing bot (tok_a) had 240 requests refused by a plan in the hour from 11:00 UTC, against 3.5 an hour over the 24 hours before');
+    expect(found?.details).toMatchObject({ blocked: 240, baselineHourlyMean: 3.5, hourStart: '2027-01-15T11:00:00.000Z', minBlocked: 20, factor: 5 });
   });
 });

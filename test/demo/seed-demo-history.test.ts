@@ -75,7 +75,7 @@ describe('seedDemoHistory', () => {
   test('two alert runs on the seeded history fire curve-flattened for the demo plan', () => {
     const { planId } = seedDemoHistory(temp.store.db, NOW);
     const metering = { lastFlushAt: NOW, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW };
-    const settings = { approachingDays: [30, 7, 1], noFlushMinutes: 10 };
+    const settings = { approachingDays: [30, 7, 1], noFlushMinutes: 10, refusalSpikeMinBlocked: 20, refusalSpikeFactor: 5 };
     const run = (at: number, previous: Parameters<typeof evaluateAlerts>[0]) =>
       evaluateAlerts(previous, collectFindings(ALERT_RULES, loadAlertContext(temp.store.db, { now: at, thresholds: DEFAULT_TREND_THRESHOLDS, metering, settings })), at);
     const first = run(NOW, []);
