@@ -215,6 +215,8 @@ function checkGateHoldingNearBackstop(context: AlertContext): Finding[] {
   const { now } = context;
   return context.plans.flatMap((plan) => {
     const gate = plan.gate;
+    // Only a plan that cuts (or rehearses the cut) has a cut for the gate to hold.
+    if (plan.action !== 'deny' && plan.action !== 'dryrun') return [];
     if (gate === null || !gateHolds(gate) || now >= gate.backstopAt || gate.backstopAt - now > BACKSTOP_NOTICE_DAYS * DAY_MS) return [];
     const callers = gate.state.holdingCallers;
     const reasons: string[] = [];

@@ -1,5 +1,5 @@
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
-import { listScopeLastUse } from '../store/list-caller-usage.js';
+import { listScopeLastTraffic, listScopeLastUse } from '../store/list-caller-usage.js';
 import { listIntegrations } from '../store/list-integrations.js';
 import { listPlans } from '../store/list-plans.js';
 import type { Db } from '../store/open-database.js';
@@ -8,14 +8,20 @@ import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import { scopeOf } from '../views/load-plan-views.js';
 
 /**
- * Marks done the identifiable callers that went quiet in every active plan's scope, and reopens the
+ * Marks done the identifiable callers that went quiet in every active plan's scope (no work served
+ * there, and none refused: a caller refused every day is failing, not migrated), and reopens the
  * ones that came back; answers the changes made. Anonymous and overflowed traffic has no row to close.
  */
 export function closeQuietCallers(db: Db, now: number): IntegrationClosure[] {
   const plans = listPlans(db);
   if (plans.length === 0) return [];
   // Since the first day kept: a caller that used the scope a year ago and never since is migrated too.
-  const uses = plans.map((plan) => ({ quietDays: plan.quietDays, lastUse: listScopeLastUse(db, scopeOf(plan), 0) }));
+  // A caller ever served in scope is a user of it; its last day there counts refusals too.
+  const uses = plans.map((plan) => {
+    const served = listScopeLastUse(db, scopeOf(plan), 0);
+    const traffic = listScopeLastTraffic(db, scopeOf(plan), 0);
+    return { quietDays: plan.quietDays, lastUse: new Map([...served].map(([key, day]) => [key, Math.max(day, traffic.get(key) ?? day)])) };
+  });
   const callers = listIntegrations(db).filter((record) => !UNIDENTIFIED_KEYS.has(record.key));
   const closures = computeCallerClosures(callers, (key) => uses.map((u) => ({ quietDays: u.quietDays, lastUse: u.lastUse.get(key) })), now);
   return db.transaction(() => closures.filter((closure) => updateIntegrationClosure(db, closure, now)));

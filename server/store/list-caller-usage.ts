@@ -1,7 +1,7 @@
-import { and, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
-import { servedInScope, servedRequests } from './served-in-scope.js';
+import { requestsOnBasis, servedInScope, servedRequests } from './served-in-scope.js';
 
 export interface CallerVolume {
   integration: string;
@@ -52,4 +52,21 @@ export function listScopeCallersBefore(db: Db, scope: { kind: PlanScopeKind; val
     .where(and(lt(t.bucketStart, before), servedInScope(t, scope)))
     .all();
   return new Set(rows.map((r) => r.integration));
+}
+
+/**
+ * The last UTC day since `since` each caller sent work requests in a plan's scope that were served
+ * or refused by a plan: a caller refused every day has not migrated, it is failing.
+ */
+export function listScopeLastTraffic(db: Db, scope: { kind: PlanScopeKind; value: string }, since: number): Map<string, number> {
+  const t = trafficDayTable;
+  const shape = scope.kind === 'era' ? sql`${t.era} = ${scope.value}` : scope.kind === 'transport' ? sql`${t.transport} = ${scope.value}` : eq(t.version, scope.value);
+  const refused = and(requestsOnBasis(t), eq(t.outcome, 'blocked'), shape);
+  const rows = db
+    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})` })
+    .from(t)
+    .where(and(gte(t.bucketStart, since), or(servedInScope(t, scope), refused)))
+    .groupBy(t.integration)
+    .all();
+  return new Map(rows.map((r) => [r.integration, r.lastDay]));
 }

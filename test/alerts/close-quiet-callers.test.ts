@@ -82,6 +82,15 @@ describe('closeQuietCallers', () => {
     expect(['tok_modern', 'tok_refused', 'tok_blocked'].map((k) => record(k).status)).toEqual(['unknown', 'unknown', 'unknown']);
   });
 
+  test('a caller refused in scope every day since it was last served has not migrated: it stays open', () => {
+    insertPlan(db(), planInput({ action: 'deny' }), dayAgo(100));
+    write([trafficCell({ minute: dayAgo(60), integration: 'tok_failing' })]);
+    write([trafficCell({ minute: dayAgo(1), integration: 'tok_failing', outcome: 'blocked' })]);
+    write([trafficCell({ minute: dayAgo(60), integration: 'tok_gone' })]);
+    expect(closeQuietCallers(db(), NOW)).toEqual([{ kind: 'close', key: 'tok_gone', statusBeforeClose: 'unknown' }]);
+    expect(record('tok_failing').status).toBe('unknown');
+  });
+
   test('without an active plan nothing closes; an archived plan does not count', () => {
     write([trafficCell({ minute: dayAgo(90), integration: 'tok_a' })]);
     expect(closeQuietCallers(db(), NOW)).toEqual([]);
