@@ -6,7 +6,6 @@
  */
 import type { ClassifiedMessage } from './classified-message.js';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './error-codes.js';
-import { METHOD } from './method-names.js';
 import type { JsonRpcId } from './read-json-rpc.js';
 
 export const REFUSAL_CAUSES = [
@@ -52,7 +51,8 @@ export function refusalSentence(requested: string | null, context: RefusalContex
   const head = requested === null ? 'Unsupported protocol version' : `Unsupported protocol version: ${requested}`;
   const supported = context.supported.length > 0 ? `supported versions: ${context.supported.join(', ')}` : 'no other version is served here';
   const policy = context.policyUrl === null ? '' : ` See ${context.policyUrl}`;
-  return `${head}. ${causeWords(context)} (${context.planName}); ${supported}.${policy}`;
+  const cause = causeWords(context);
+  return `${head}. ${cause.charAt(0).toUpperCase()}${cause.slice(1)} (${context.planName}); ${supported}.${policy}`;
 }
 
 /** The version a refused message asked for: its initialize's, its session's, its envelope's. */
@@ -95,9 +95,4 @@ export function httpRefusal(messages: readonly ClassifiedMessage[], refused: Cla
 export function stdioRefusalLine(message: ClassifiedMessage, context: RefusalContext): string | undefined {
   if (message.kind !== 'request' || message.id === null) return undefined;
   return JSON.stringify(refusalError(message.id, message, context));
-}
-
-/** True for the legacy handshake request: a refusal of it ends the client's attempt to connect. */
-export function isHandshake(message: ClassifiedMessage): boolean {
-  return message.kind === 'request' && message.method === METHOD.initialize;
 }
