@@ -55,11 +55,12 @@ export function createMetrics(gauges: MeteringGauges) {
   return {
     registry,
     messages,
-    /** Counts one settled message under its lifecycle path, and its claim mismatch if any. */
-    countObservation(settled: { message: { era: string; transport: string; reason: string }; outcome: string; claimMismatch: boolean }): void {
+    /** Counts one settled message under its lifecycle path, its claim mismatch and its dry-run mark, if any. */
+    countObservation(settled: { message: { era: string; transport: string; reason: string }; outcome: string; claimMismatch: boolean; attrs?: { wouldBlock?: boolean } }): void {
       const { message, outcome } = settled;
       this.countMessage(message.era, message.transport, message.reason, outcome);
       if (settled.claimMismatch) this.claimMismatches.inc();
+      if (settled.attrs?.wouldBlock === true) this.wouldBlock.inc();
     },
     countMessage(era: string, transport: string, reason: string, outcome: string): void {
       const key = `${era}|${transport}|${reason}|${outcome}`;
@@ -73,6 +74,11 @@ export function createMetrics(gauges: MeteringGauges) {
     claimMismatches: new Counter({
       name: 'mcp_sunset_claim_mismatches_total',
       help: 'Modern requests whose mirrored headers disagreed with the body.',
+      registers: [registry],
+    }),
+    wouldBlock: new Counter({
+      name: 'mcp_sunset_would_block_total',
+      help: 'Messages a plan in dry run would have refused; they were passed on (refusals themselves are outcome="blocked").',
       registers: [registry],
     }),
     // Kept apart from the MCP counts: no era, transport or reason describes these requests.

@@ -171,6 +171,17 @@ describe('enforcing a retirement plan on real SDK peers through the sidecar', ()
     expect(body.series.reduce((sum, p) => sum + p.served, 0)).toBe(2);
   });
 
+  test('a dry run lets the refused-to-be traffic through and marks it would-block, on /metrics too', async () => {
+    peer = await startV1SessionServer();
+    service = await startTestService(new URL(peer.origin), { enforcement: supported });
+    await createPlan(service, legacyPlan({ action: 'dryrun', retireDate: day(-1), announceDate: day(-30) }));
+    expect(await v1HttpAdd(new URL('/mcp', service.sidecarUrl))).toBe('3');
+    // initialize, the session's GET stream and tools/call would be refused; notifications and the DELETE pass.
+    expect(await trafficTotals(service, 'outcome', { outcome: 'blocked' })).toEqual({});
+    const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+    expect(metrics).toMatch(/^mcp_sunset_would_block_total 3$/m);
+  });
+
   test('a modern request for a retired version gets 400 with -32022 listing only the versions still served, and the v2 client surfaces it', async () => {
     peer = await startV2Server('dual');
     service = await startTestService(new URL(peer.origin), { enforcement: supported });
@@ -202,7 +213,7 @@ describe('enforcing a retirement plan on real SDK peers through the sidecar', ()
       await createPlan(service, { name: 'Retire HTTP+SSE', scope: { kind: 'transport', value: 'http+sse' }, announceDate: day(-30), retireDate: day(30), policyUrl: POLICY_URL, action: 'deny', brownouts: brownoutNow() });
       const refused = await errorOf(() => client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
       expect(refused.message).toContain('HTTP 400');
-      expect(refused.message).toContain('the HTTP+SSE transport');
+      expect(refused.message).toContain('The HTTP+SSE transport');
       expect(refused.message).toContain('supported versions: 2026-07-28, 2025-11-25, 2025-06-18');
     } finally {
       await client.close();
@@ -211,7 +222,7 @@ describe('enforcing a retirement plan on real SDK peers through the sidecar', ()
     expect(open.status).toBe(410);
     const gone = (await open.json()) as { error: string; message: string; supported: string[]; policy: string };
     expect(gone).toMatchObject({ error: 'gone', policy: POLICY_URL });
-    expect(gone.message).toContain('the HTTP+SSE transport');
+    expect(gone.message).toContain('The HTTP+SSE transport');
     const fresh = await errorOf(() => new V1Client(CLIENT_INFO).connect(new V1SseTransport(new URL('/sse', service!.sidecarUrl))));
     expect(fresh.message).toContain('410');
     expect(await trafficTotals(service, 'method', { outcome: 'blocked' })).toEqual({ 'tools/call': 1, GET: 2 });
