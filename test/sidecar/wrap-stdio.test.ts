@@ -171,7 +171,7 @@ describe('wrapStdio with a retirement policy, on the real v2 dual-era stdio serv
     const after = `${JSON.stringify(modernList(2))}\n`;
     running.send(before + batch + after);
     const answers = [await running.next(), await running.next(), await running.next()];
-    const batchAnswer = answers.find(Array.isArray) as { id: number; error: { code: number } }[];
+    const batchAnswer = answers.find(Array.isArray) as unknown as { id: number; error: { code: number } }[];
     expect(batchAnswer.map((a) => [a.id, a.error.code])).toEqual([[7, -32022], [8, -32022]]);
     expect(answers.filter((a) => !Array.isArray(a)).map((a) => a.id).sort()).toEqual([1, 2]);
     await running.end();
