@@ -1,5 +1,5 @@
 import type { ClassifiedMessage } from '../protocol/classified-message.js';
-import { classifyStdioLine, type StdioProcessState } from '../protocol/classify-stdio-line.js';
+import { classifyStdioLine, type StdioLineClassification, type StdioProcessState } from '../protocol/classify-stdio-line.js';
 import { parseJson, readJsonRpc, type JsonRpcId } from '../protocol/read-json-rpc.js';
 import { settleWithAnswer } from '../protocol/settle-message.js';
 import { METHOD } from '../protocol/method-names.js';
@@ -74,12 +74,21 @@ export class StdioMeter<A> {
   /** A line the client wrote to the server's stdin. */
   clientLine(line: string, attrs: A): void {
     if (line.trim() === '') return;
+    this.clientLineForwarded(this.classifyClientLine(line), attrs);
+  }
+
+  /** Classifies a client line by what the process has seen so far, without taking it in. */
+  classifyClientLine(line: string): StdioLineClassification {
     const state: StdioProcessState = {
       initializeSeen: this.initializeSeen,
       negotiatedVersion: this.negotiatedVersion,
       serverRequestMethod: this.serverRequestMethod,
     };
-    const { messages, cancels } = classifyStdioLine(line, state);
+    return classifyStdioLine(line, state);
+  }
+
+  /** Takes in a classified client line the server was given. */
+  clientLineForwarded({ messages, cancels }: StdioLineClassification, attrs: A): void {
     for (const message of messages) {
       if (message.method === METHOD.initialize && message.kind === 'request') this.initializeSeen = true;
       if (message.kind === 'request' && message.id !== null) {
@@ -89,6 +98,14 @@ export class StdioMeter<A> {
       this.record({ message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs });
     }
     for (const id of cancels) this.cancel(id);
+  }
+
+  /**
+   * Counts every message of a client line a plan refused as `blocked`. The server never saw the
+   * line, so the process is left as it was: a refused `initialize` does not make it legacy.
+   */
+  clientLineRefused({ messages }: StdioLineClassification, attrs: A): void {
+    for (const message of messages) this.record({ message, outcome: 'blocked', claimMismatch: false, clientInfo: undefined, attrs });
   }
 
   /** The client gave up on a request: it is settled now, and an answer that still comes is ignored. */

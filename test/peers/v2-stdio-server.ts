@@ -1,9 +1,21 @@
-/** An MCP server over stdio on the v2 SDK (`modern` or `dual`); run as a script (`node --import tsx … modern`). */
+/**
+ * An MCP server over stdio on the v2 SDK (`modern` or `dual`); run as a script (`node --import tsx … modern`).
+ * With `PEER_STDIN_LOG` set, every byte the process reads on stdin is also appended to that file
+ * (created empty once the process is up), and `<file>.ended` is created when stdin ends, so a test
+ * can tell everything that reached the server itself.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { registerDemoTools } from '../../server/demo/demo-tools.js';
 
 const mode = process.argv[2] === 'modern' ? 'modern' : 'dual';
+const stdinLog = process.env.PEER_STDIN_LOG;
+if (stdinLog !== undefined) {
+  writeFileSync(stdinLog, '');
+  process.stdin.on('data', (chunk: Buffer) => appendFileSync(stdinLog, chunk));
+  process.stdin.on('end', () => writeFileSync(`${stdinLog}.ended`, ''));
+}
 serveStdio(
   (ctx) => {
     const server = new McpServer({ name: `v2-stdio-${mode}-peer`, version: '1.0.0' });

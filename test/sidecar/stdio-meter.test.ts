@@ -253,4 +253,20 @@ describe('StdioMeter', () => {
       ]);
     });
   });
+
+  test('a refused line is counted blocked, message by message, and leaves the process as it was: a refused initialize does not make it legacy', () => {
+    const { meter, recorded } = harness();
+    meter.clientLineRefused(meter.classifyClientLine(initializeRequest()), 'c');
+    meter.clientLineRefused(meter.classifyClientLine(line([JSON.parse(request(1, 'tools/list')), { jsonrpc: '2.0', method: 'notifications/progress', params: {} }])), 'c');
+    meter.clientLine(request(2, 'tools/list'), 'c');
+    meter.serverLine(result(0, { protocolVersion: '2025-11-25' }));
+    meter.serverLine(result(2, { tools: [] }));
+    expect(counted(recorded)).toEqual([
+      ['initialize', 0, 'initialize', '2025-11-25', 'blocked'],
+      ['tools/list', 1, 'batch', null, 'blocked'],
+      ['notifications/progress', null, 'batch', null, 'blocked'],
+      // Still before any initialize the server saw, and the answer to the refused one settles nothing.
+      ['tools/list', 2, 'stdio-pre-init', null, 'served'],
+    ]);
+  });
 });

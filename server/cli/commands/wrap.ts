@@ -5,6 +5,7 @@ import { ANONYMOUS } from '../../sidecar/identify-caller.js';
 import { StdioMeter } from '../../sidecar/stdio-meter.js';
 import { wrapStdio } from '../../sidecar/wrap-stdio.js';
 import { createMetering } from '../create-metering.js';
+import { createPolicyRefresher } from '../policy-refresher.js';
 
 /** The configured name of whoever launches this server; stdio has no credential to fingerprint. */
 function callerNamed(name: string | undefined): Caller {
@@ -13,7 +14,8 @@ function callerNamed(name: string | undefined): Caller {
 
 /**
  * Runs a stdio MCP server behind the sidecar: the client launches `mcp-sunset wrap -- <server…>`
- * instead of the server. Counts go to the same database as the HTTP sidecar's. Exits with the
+ * instead of the server. Counts go to the same database as the HTTP sidecar's, and the retirement
+ * plans stored there are enforced on the client's requests. Exits with the
  * server's exit code once the last counts are flushed.
  */
 export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
@@ -21,6 +23,9 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
   const meter = new StdioMeter<Caller>((observation) => metering.record(observation), { maxOpenBytes: config.caps.pendingAnswersBytes });
   const metering = createMetering(config, logger, Date.now, { pendingAnswers: () => 0, sessions: () => 0, meterMemory: () => meter.memory() });
   metering.flusher.start();
+  // Compiled before the first line: the server never sees a request the plans in the store refuse.
+  const policy = createPolicyRefresher({ db: metering.store?.db, now: Date.now, supportedVersions: config.enforcement.supportedVersions, logger });
+  policy.start();
   const [program, ...args] = command;
   const wrapped = wrapStdio({
     command: program!,
@@ -28,10 +33,13 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
     meter,
     caller: callerNamed(options.caller),
     maxLineBytes: config.maxBodyBytes,
+    policy: policy.current,
+    now: Date.now,
     onInternalError: (error, where) => logger.error({ err: error, where }, 'metering error; the server keeps running unmetered'),
   });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => wrapped.kill(signal));
   const code = await wrapped.exited;
+  policy.stop();
   const memory = meter.memory();
   // wrap has no /healthz: a squeezed table is worth one line at exit, a quiet run is worth none.
   if (memory.evictedForBytes > 0) {
