@@ -4,6 +4,7 @@
  * config file, and a dry run asked of the API.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { closeQuietCallers } from '../../server/alerts/close-quiet-callers.js';
 import { insertPlan } from '../../server/store/insert-plan.js';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
@@ -13,6 +14,12 @@ import { pageErrors, saveScreenshot, type TestBrowser } from './browser.js';
 import { DAY_MS, isoDay, openDashboard, startDashboardRig, type DashboardRig } from './dashboard-support.js';
 
 const NOW = Date.now();
+
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
 const TODAY = Date.parse(`${isoDay(NOW)}T00:00:00Z`);
 const BLOCK_NEW = TODAY - 10 * DAY_MS;
 
@@ -165,7 +172,7 @@ describe('a plan\'s enforcement on the dashboard', () => {
     await page.close();
   });
 
-  test('the dry run asks the API about the retire date unless another date is chosen', async () => {
+  test('the dry run asks the API about the chosen date and shows who the cut would refuse, downloadable as CSV', async () => {
     const page = await browser.newPage();
     await openDashboard(page, service.apiUrl);
     const item = page.locator('[data-testid="plan-item"]', { hasText: 'Retire legacy, enforced' });
@@ -177,8 +184,35 @@ describe('a plan\'s enforcement on the dashboard', () => {
     await item.locator('[data-testid="dry-run-at"]').fill(isoDay(TODAY + 40 * DAY_MS));
     await item.locator('[data-testid="dry-run-button"]').click();
     expect(new URL((await asked).url()).searchParams.get('at')).toBe(isoDay(TODAY + 40 * DAY_MS));
-    // What the answer shows is checked once the dry-run API exists; until then the panel says why it has nothing.
-    await item.locator('[data-testid="dry-run-output"] [role="alert"], [data-testid="dry-run-output"][data-loaded="true"]').first().waitFor();
+    // Of the seeded cells, only tok_old had served work in scope in the plan's 14 quiet days: the
+    // refused callers never were served, so a cut takes nothing more from them.
+    await item.locator('[data-testid="dry-run-caller"]').first().waitFor();
+    const callers = await item.locator('[data-testid="dry-run-caller"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-integration')));
+    expect(callers).toEqual(['tok_old']);
+    expect(await item.locator('[data-testid="dry-run-caller"]').textContent()).toContain('refused');
+    expect(await item.locator('[data-testid="dry-run-refused-share"]').textContent()).toBe('100.00%');
+    const [download] = await Promise.all([page.waitForEvent('download'), item.locator('[data-testid="dry-run-csv"]').click()]);
+    const csv = await streamText(await download.createReadStream());
+    expect(csv.split('\n')[0]).toContain('integration');
+    expect(csv).toContain('tok_old');
+    expect(pageErrors(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('a caller that closed itself after its quiet days says so in the integrations table', async () => {
+    const lastUse = TODAY - 20 * DAY_MS;
+    createTallyWriter(service.store!.db)({
+      cells: [trafficCell({ minute: lastUse, outcome: 'served', integration: 'tok_gone', count: 3 })],
+      integrations: [{ key: 'tok_gone', source: 'bearer-fingerprint', firstSeen: lastUse, lastSeen: lastUse, lastLegacySeen: lastUse, clientInfo: undefined }],
+    });
+    expect(closeQuietCallers(service.store!.db, NOW).map((c) => c.key)).toContain('tok_gone');
+    const page = await browser.newPage();
+    await openDashboard(page, service.apiUrl);
+    const row = page.locator('[data-testid="integration-row"][data-key="tok_gone"]');
+    await row.waitFor();
+    expect(await row.locator('[data-testid="integration-status"]').textContent()).toBe('Done');
+    expect(await row.locator('[data-testid="integration-status-how"]').textContent()).toBe(`done automatically on ${isoDay(NOW)}: quiet in every plan's scope`);
+    expect(pageErrors(page)).toEqual([]);
     await page.close();
   });
 });

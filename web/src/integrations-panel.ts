@@ -14,6 +14,18 @@ const STATUS_TEXT: Readonly<Record<string, string>> = {
   done: 'Done',
 };
 
+/** The status badge, and how it came about when the caller closed or reopened by itself. */
+function statusCell(integration: Integration): HTMLElement {
+  const badge = h('span', { class: `badge status-${integration.status}`, 'data-testid': 'integration-status' }, STATUS_TEXT[integration.status] ?? integration.status);
+  const how = integration.autoClosedAt !== null
+    ? `done automatically on ${formatDay(integration.autoClosedAt)}: quiet in every plan's scope`
+    : integration.reopenedAt !== null
+      ? `reopened on ${formatDay(integration.reopenedAt)}: back in a plan's scope`
+      : undefined;
+  if (how === undefined) return h('td', {}, badge);
+  return h('td', {}, badge, h('div', { class: 'muted small', 'data-testid': 'integration-status-how' }, how));
+}
+
 export function integrationName(integration: Integration): string {
   return integration.displayName ?? integration.key;
 }
@@ -89,7 +101,7 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
       { 'data-testid': 'integration-row', 'data-key': integration.key, class: 'clickable', onclick: () => onEdit(integration) },
       nameCell(integration, () => onEdit(integration)),
       h('td', { 'data-testid': 'integration-owner' }, integration.owner ?? h('span', { class: 'muted' }, '—')),
-      h('td', {}, h('span', { class: `badge status-${integration.status}`, 'data-testid': 'integration-status' }, STATUS_TEXT[integration.status] ?? integration.status)),
+      statusCell(integration),
       h('td', { class: 'num' }, formatCount(integration.legacyServed)),
       h('td', { class: 'num' }, formatShare(integration.legacyShare)),
       h('td', { class: 'nowrap' }, formatDay(integration.lastLegacySeen)),
