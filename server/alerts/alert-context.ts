@@ -53,8 +53,8 @@ export interface AlertContext {
   /** The first day the legacy path served any caller work: callers seen since then are the baseline, not news. */
   legacyMeteredSince: number | null;
   metering: AlertMetering;
-  /** The fleet's latest checks, compared; nodes empty when no fleet is configured. */
-  fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes'>;
+  /** The fleet's latest checks, compared (nodes empty when no fleet is configured), and the sidecars' heartbeats. */
+  fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes' | 'policyVersion' | 'sidecars'>;
   /** Requests refused by plans per caller: in the last complete hour, and in the 24 hours before it. */
   refusals: { hourStart: number; callers: readonly CallerRefusals[] };
   /** Operator-given names of callers, by key, for the summaries. */

@@ -161,16 +161,25 @@ function checkMeteringLoss(context: AlertContext): Finding[] {
 
 function checkFleetDrift(context: AlertContext): Finding[] {
   const { fleet } = context;
-  if (!fleet.drift) return [];
-  const differing = fleet.nodes.filter((n) => n.differs);
-  const sets = differing.map((n) => `${n.node} serves ${n.versions.join(', ') || 'nothing'}`).join('; ');
-  return [
-    {
+  const findings: Finding[] = [];
+  if (fleet.drift) {
+    const differing = fleet.nodes.filter((n) => n.differs);
+    const sets = differing.map((n) => `${n.node} serves ${n.versions.join(', ') || 'nothing'}`).join('; ');
+    findings.push({
       subject: 'fleet',
       summary: `The fleet is not uniform: most nodes serve ${fleet.expected?.join(', ') ?? 'nothing'}, but ${sets}`,
       details: { expected: fleet.expected, nodes: fleet.nodes },
-    },
-  ];
+    });
+  }
+  // A sidecar on an old policy lets through (or refuses) what the rest of the fleet does not.
+  for (const sidecar of fleet.sidecars.filter((s) => s.lagging)) {
+    findings.push({
+      subject: `node:${sidecar.node}`,
+      summary: `Sidecar ${sidecar.node} (${sidecar.kind}) still runs policy version ${sidecar.policyVersion} at its flush of ${iso(sidecar.lastFlushAt)}; the stored policy is at version ${fleet.policyVersion}`,
+      details: { node: sidecar.node, kind: sidecar.kind, policyVersion: sidecar.policyVersion, storedPolicyVersion: fleet.policyVersion, lastFlushAt: iso(sidecar.lastFlushAt), stale: sidecar.stale },
+    });
+  }
+  return findings;
 }
 
 function checkFleetNodeUnavailable(context: AlertContext): Finding[] {
@@ -272,7 +281,7 @@ export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'new-legacy-integration', severity: 'info', consecutive: 1, description: `An identifiable caller was first served legacy work in the last ${NEW_CALLER_DAYS} days.`, check: checkNewLegacyIntegration },
   { id: 'retire-date-approaching', severity: 'warning', consecutive: 1, description: "A plan's retire date is near (each configured threshold) while its share is above target.", check: checkRetireDateApproaching },
   { id: 'metering-loss', severity: 'critical', consecutive: 1, description: 'Counts were dropped, flushes are failing, or nothing has been flushed for a while.', check: checkMeteringLoss },
-  { id: 'fleet-drift', severity: 'warning', consecutive: 1, description: 'The nodes of the fleet serve different sets of protocol versions.', check: checkFleetDrift },
+  { id: 'fleet-drift', severity: 'warning', consecutive: 1, description: 'The nodes of the fleet serve different sets of protocol versions, or a sidecar still runs an older retirement policy a minute after it changed.', check: checkFleetDrift },
   { id: 'fleet-node-unavailable', severity: 'critical', consecutive: 1, description: 'A fleet node was not ready at its latest check.', check: checkFleetNodeUnavailable },
   { id: 'exemption-expiring', severity: 'warning', consecutive: 1, description: `An exemption from a plan that is not observe-only lapses within ${EXEMPTION_NOTICE_DAYS} days.`, check: checkExemptionExpiring },
   { id: 'gate-holding-near-backstop', severity: 'warning', consecutive: 1, description: `A plan's usage gate still holds the cut within ${BACKSTOP_NOTICE_DAYS} days of its backstop.`, check: checkGateHoldingNearBackstop },

@@ -57,5 +57,5 @@ export function loadAlertContext(db: Db, input: AlertContextInput): AlertContext
   const hourStart = bucketStart(now, 'hour') - BUCKET_MS.hour;
   const refusals = { hourStart, callers: listCallerRefusals(db, hourStart) };
   const displayNames = new Map(listIntegrations(db).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
-  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db), refusals, displayNames, settings: input.settings };
+  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db, now), refusals, displayNames, settings: input.settings };
 }

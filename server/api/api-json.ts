@@ -39,6 +39,7 @@ export type AlertsJson = ReturnType<typeof alertsToJson>;
 /** GET /fleet, and POST /fleet/check after its checks. */
 export type FleetJson = ReturnType<typeof fleetToJson>;
 export type FleetNodeJson = FleetJson['nodes'][number];
+export type SidecarJson = FleetJson['sidecars'][number];
 
 /**
  * GET /plans/:id/dry-run: who a cut of the plan's scope on `at` would refuse, from the stored counts

@@ -31,7 +31,7 @@ export interface ApiDeps {
   onUnexpectedError: (error: unknown) => void;
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
-  fleet: Omit<FleetRouterDeps, 'db'>;
+  fleet: Omit<FleetRouterDeps, 'db' | 'now'>;
   /** The Host names the API and dashboard answer to; /healthz and /metrics answer any. */
   hosts: OwnHosts;
   /** Serves the dashboard's static files at /, when given. */
@@ -56,7 +56,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createPlansRouter({ db, now, thresholds, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
     createIntegrationsRouter({ db, now }),
     createAlertsRouter({ db, runner: deps.alertRunner }),
-    createFleetRouter({ db, ...deps.fleet }),
+    createFleetRouter({ db, now, ...deps.fleet }),
   ];
   app.use(securityHeaders());
   // Probes and scrapers name the node however their platform does, and these two change nothing.

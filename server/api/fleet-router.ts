@@ -8,6 +8,7 @@ import { fleetToJson } from './to-json.js';
 
 export interface FleetRouterDeps {
   db: () => Db;
+  now: () => number;
   /** The configured node names. */
   nodes: readonly string[];
   /** Checks the named nodes (all when undefined) now and stores the results. */
@@ -21,7 +22,7 @@ export function createFleetRouter(deps: FleetRouterDeps): Router {
   const router = Router();
   router.get('/fleet', (req, res) => {
     parseInput(z.object({}).strict(), req.query);
-    res.json(fleetToJson(loadFleetView(deps.db()), deps.nodes));
+    res.json(fleetToJson(loadFleetView(deps.db(), deps.now()), deps.nodes));
   });
   router.post('/fleet/check', async (req, res) => {
     const { nodes } = parseInput(checkBody, req.body ?? {});
@@ -29,7 +30,7 @@ export function createFleetRouter(deps: FleetRouterDeps): Router {
     const unknown = (nodes ?? []).filter((name) => !deps.nodes.includes(name));
     if (unknown.length > 0) throw new AppError('invalid_parameter', `nodes: not configured: ${unknown.join(', ')}`, 'nodes');
     await deps.check(nodes);
-    res.json(fleetToJson(loadFleetView(deps.db()), deps.nodes));
+    res.json(fleetToJson(loadFleetView(deps.db(), deps.now()), deps.nodes));
   });
   return router;
 }

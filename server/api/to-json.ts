@@ -165,6 +165,8 @@ export function fleetToJson(view: FleetView, configured: readonly string[]) {
     drift: view.drift,
     down: view.down,
     nodes: view.probes.map((probe) => ({ ...probeToJson(probe), differs: byNode.get(probe.node)?.differs ?? false, down: byNode.get(probe.node)?.down ?? false })),
+    policyVersion: view.policyVersion,
+    sidecars: view.sidecars.map((s) => ({ node: s.node, kind: s.kind, lastFlushAt: iso(s.lastFlushAt), policyVersion: s.policyVersion, stale: s.stale, lagging: s.lagging })),
   };
 }
 

@@ -12,6 +12,7 @@ import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
 import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
+import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
 import { syncConfigPlans } from './sync-config-plans.js';
 
@@ -51,6 +52,15 @@ export interface MeteringGaugeSources {
   meterMemory?: () => { heldBytes: number; evictedForBytes: number };
 }
 
+/** Who this pipeline writes for: its node heartbeat goes with each flush. */
+export interface MeteringSidecar {
+  kind: SidecarKind;
+  /** When this process started. */
+  startedAt: number;
+  /** The stored policy version of the compiled policy in force; read at each flush. */
+  policyVersion: () => number;
+}
+
 function openStoreSafely(path: string, logger: Logger): { store: Store | undefined; error: string | undefined } {
   try {
     return { store: openDatabase(path), error: undefined };
@@ -66,7 +76,7 @@ function openStoreSafely(path: string, logger: Logger): { store: Store | undefin
  * the Prometheus counters. Opening the store may fail; counting then goes on and the flusher
  * reports what it had to drop.
  */
-export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources): Metering {
+export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources, sidecar: MeteringSidecar): Metering {
   const { store, error: storeError } = openStoreSafely(config.db, logger);
   if (store !== undefined) syncConfigPlans(store, config, logger, now());
   const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
@@ -84,11 +94,13 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     intervalMs: config.flushIntervalMs,
     maxAttempts: config.flushMaxAttempts,
     sink: {
-      write(batch) {
+      write(batch, heartbeat) {
         if (writeBatch === undefined) throw new Error(`database unavailable: ${storeError}`);
-        writeBatch(batch);
+        writeBatch(batch, heartbeat);
       },
     },
+    // Without a store there is nowhere to say the node is alive, and an idle node must not fail flushes for it.
+    ...(writeBatch === undefined ? {} : { heartbeat: (at: number) => ({ node: config.node, kind: sidecar.kind, at, policyVersion: sidecar.policyVersion(), startedAt: sidecar.startedAt }) }),
     onError: (error, context) => {
       const words = context.final
         ? 'final flush failed; the counts go to the spool'

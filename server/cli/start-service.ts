@@ -54,12 +54,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const now = options.now ?? Date.now;
   const startedAt = now();
   let meteringErrors = 0;
-  // The gauges read the meter lazily, on scrape, after it exists.
-  const metering = createMetering(config, logger, now, {
-    pendingAnswers: () => meter.pendingCount,
-    sessions: () => meter.sessionCount,
-    meterMemory: () => meter.memory(),
-  });
+  // The gauges read the meter lazily, on scrape, after it exists; the heartbeat reads the policy at each flush, after it exists.
+  const metering = createMetering(
+    config,
+    logger,
+    now,
+    { pendingAnswers: () => meter.pendingCount, sessions: () => meter.sessionCount, meterMemory: () => meter.memory() },
+    { kind: 'serve', startedAt, policyVersion: () => policy.current().version },
+  );
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>({
     record,

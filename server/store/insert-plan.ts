@@ -13,7 +13,7 @@ export function insertPlan(db: Db, input: PlanInput, now: number): PlanRecord {
     const row = db.insert(plansTable).values({ ...fields, ...gateColumns(gate), createdAt: now, updatedAt: now }).returning({ id: plansTable.id }).get();
     replaceBrownouts(db, row.id, brownouts);
     replaceExemptions(db, row.id, exemptions);
-    bumpPolicyVersion(db);
+    bumpPolicyVersion(db, now);
     return getPlan(db, row.id)!;
   });
 }

@@ -18,7 +18,7 @@ export function updatePlan(db: Db, id: number, changes: PlanChanges, now: number
     db.update(plansTable).set({ ...fields, ...gateFields, ...archivedAt, updatedAt: now }).where(eq(plansTable.id, id)).run();
     if (brownouts !== undefined) replaceBrownouts(db, id, brownouts);
     if (exemptions !== undefined) replaceExemptions(db, id, exemptions);
-    bumpPolicyVersion(db);
+    bumpPolicyVersion(db, now);
     return getPlan(db, id);
   });
 }

@@ -3,9 +3,9 @@ import type { Bucket } from '../lib/time-bucket.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import { isLegacyWorkServed } from '../protocol/served.js';
 import { classifyRequest } from '../protocol/work-request.js';
-import type { TallyBatch, TallyCell } from '../tally/tally-cell.js';
+import type { NodeHeartbeat, TallyBatch, TallyCell } from '../tally/tally-cell.js';
 import type { Db } from './open-database.js';
-import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
+import { integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
 const P = (name: string) => sql.placeholder(name);
 
@@ -64,6 +64,23 @@ function prepareIntegrationUpsert(db: Db) {
     .prepare();
 }
 
+function prepareHeartbeatUpsert(db: Db) {
+  const t = sidecarNodesTable;
+  return db
+    .insert(t)
+    .values({ node: P('node'), kind: P('kind'), firstSeen: P('at'), lastFlushAt: P('at'), policyVersion: P('policyVersion'), startedAt: P('startedAt') })
+    .onConflictDoUpdate({
+      target: t.node,
+      set: {
+        kind: sql`excluded.kind`,
+        lastFlushAt: sql`excluded.last_flush_at`,
+        policyVersion: sql`excluded.policy_version`,
+        startedAt: sql`excluded.started_at`,
+      },
+    })
+    .prepare();
+}
+
 function prepareRollupUpserts(db: Db) {
   const share = db
     .insert(shareDayTable)
@@ -89,9 +106,10 @@ function prepareRollupUpserts(db: Db) {
 
 /**
  * Returns a writer that upserts a tally batch into the minute, hour and day tables, the rollups
- * and the integrations table in one transaction: either the whole flush lands, or none of it.
+ * and the integrations table, and the node's heartbeat when given, in one transaction: either the
+ * whole flush lands, or none of it.
  */
-export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
+export function createTallyWriter(db: Db): (batch: TallyBatch, heartbeat?: NodeHeartbeat) => void {
   const targets: [Bucket, ReturnType<typeof prepareTrafficUpsert>][] = [
     ['minute', prepareTrafficUpsert(db, trafficMinuteTable)],
     ['hour', prepareTrafficUpsert(db, trafficHourTable)],
@@ -99,7 +117,8 @@ export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
   ];
   const integrations = prepareIntegrationUpsert(db);
   const rollUp = prepareRollupUpserts(db);
-  return (batch) => {
+  const touchNode = prepareHeartbeatUpsert(db);
+  return (batch, heartbeat) => {
     db.transaction(() => {
       for (const cell of batch.cells) {
         const { minute, wouldBlockCount, ...labels } = cell;
@@ -117,6 +136,7 @@ export function createTallyWriter(db: Db): (batch: TallyBatch) => void {
           clientInfoVersion: sighting.clientInfo?.version ?? null,
         });
       }
+      if (heartbeat !== undefined) touchNode.run({ node: heartbeat.node, kind: heartbeat.kind, at: heartbeat.at, policyVersion: heartbeat.policyVersion, startedAt: heartbeat.startedAt });
     });
   };
 }

@@ -1,5 +1,6 @@
+import { idleHeartbeatDue } from './idle-heartbeat-due.js';
 import type { Tally } from './tally.js';
-import type { TallyBatch, TallySink } from './tally-cell.js';
+import type { NodeHeartbeat, TallyBatch, TallySink } from './tally-cell.js';
 
 export interface FlusherOptions {
   tally: Tally;
@@ -12,6 +13,8 @@ export interface FlusherOptions {
   maxRetainedCells?: number;
   /** `final`: the last attempt at shutdown; nothing is dropped, the caller decides where the counts go. */
   onError?: (error: unknown, context: { attempt: number; droppedEvents: number; retainedEvents: number; final: boolean }) => void;
+  /** The node's heartbeat as of `now`: written with every flush that has counts; by an idle node every 15 s, or when its policy moved. */
+  heartbeat?: (now: number) => NodeHeartbeat;
 }
 
 export interface FlushHealth {
@@ -44,6 +47,7 @@ function eventsIn(batch: TallyBatch): number {
 export class Flusher {
   private timer: NodeJS.Timeout | undefined;
   private retained: Retained[] = [];
+  private lastHeartbeat: NodeHeartbeat | undefined;
   private readonly state: FlushHealth = {
     lastFlushAt: undefined,
     lastAttemptAt: undefined,
@@ -87,7 +91,8 @@ export class Flusher {
     if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
       this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
     }
-    if (this.retained.length === 0) {
+    const heartbeat = this.heartbeatAt(now);
+    if (this.retained.length === 0 && (heartbeat === undefined || !idleHeartbeatDue(this.lastHeartbeat, heartbeat))) {
       // Nothing written proves nothing about the store: keep any error until a real write succeeds.
       this.state.lastFlushAt = now;
       return true;
@@ -97,13 +102,24 @@ export class Flusher {
       integrations: this.retained.flatMap((r) => r.batch.integrations),
     };
     try {
-      this.options.sink.write(combined);
+      if (heartbeat === undefined) this.options.sink.write(combined);
+      else this.options.sink.write(combined, heartbeat);
       this.retained = [];
+      if (heartbeat !== undefined) this.lastHeartbeat = heartbeat;
       this.succeeded(now);
       return true;
     } catch (error) {
       this.failed(error, final);
       return false;
+    }
+  }
+
+  private heartbeatAt(now: number): NodeHeartbeat | undefined {
+    try {
+      return this.options.heartbeat?.(now);
+    } catch {
+      // The heartbeat is news about the node, not counts: its trouble must never hold a flush back.
+      return undefined;
     }
   }
 

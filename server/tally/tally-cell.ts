@@ -37,9 +37,26 @@ export interface TallyBatch {
   integrations: IntegrationSighting[];
 }
 
+/** The forms a sidecar takes; each writes its own node's heartbeat. */
+export const SIDECAR_KINDS = ['serve', 'wrap', 'middleware'] as const;
+export type SidecarKind = (typeof SIDECAR_KINDS)[number];
+
+/** Who flushed, and under which policy: written with the flush's counts, so a node that writes is seen alive. */
+export interface NodeHeartbeat {
+  node: string;
+  kind: SidecarKind;
+  /** When the flush ran. */
+  at: number;
+  /** The stored policy version the node's compiled policy was built from at that flush. */
+  policyVersion: number;
+  /** When the node's process started. */
+  startedAt: number;
+}
+
 /** Where a flush writes. Synchronous on purpose: it throws, and the flusher keeps the batch. */
 export interface TallySink {
-  write(batch: TallyBatch): void;
+  /** Writes the batch and, when given, the node's heartbeat in one transaction. */
+  write(batch: TallyBatch, heartbeat?: NodeHeartbeat): void;
 }
 
 /** Label values that stand for "none" and "too many distinct values". */

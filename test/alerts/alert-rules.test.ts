@@ -7,6 +7,7 @@ import type { NewLegacyCaller } from '../../server/store/list-new-legacy-callers
 import type { ProbeRecord } from '../../server/store/insert-probe.js';
 import { computeFleetDrift } from '../../server/analysis/compute-fleet-drift.js';
 import { computeGateState } from '../../server/analysis/compute-gate-state.js';
+import { computeSidecarStates, type SidecarHeartbeatRow } from '../../server/analysis/compute-sidecar-states.js';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 
 const NOW = Date.UTC(2027, 0, 15, 12, 0);
@@ -40,7 +41,7 @@ function context(overrides: Partial<AlertContext> = {}): AlertContext {
     newLegacyCallers: [],
     legacyMeteredSince: NOW - 90 * DAY_MS,
     metering: { lastFlushAt: NOW - 1000, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW - DAY_MS },
-    fleet: { expected: null, drift: false, nodes: [], down: [], probes: [] },
+    fleet: { expected: null, drift: false, nodes: [], down: [], probes: [], policyVersion: 0, sidecars: [] },
     refusals: { hourStart: Date.UTC(2027, 0, 15, 11), callers: [] },
     displayNames: new Map(),
     settings: SETTINGS,
@@ -68,7 +69,7 @@ function probe(node: string, state: string, supportedVersions: string[]): ProbeR
 }
 
 function fleetOf(...probes: ProbeRecord[]): AlertContext['fleet'] {
-  return { ...computeFleetDrift(probes), probes };
+  return { ...computeFleetDrift(probes), probes, policyVersion: 0, sidecars: [] };
 }
 
 function check(id: AlertRuleId, ctx: AlertContext) {
@@ -226,6 +227,29 @@ describe('fleet rules', () => {
   test('fleet-drift stays quiet for a uniform fleet, and does not count a node that is down', () => {
     expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2026-07-28'])) }))).toEqual([]);
     expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'unavailable', [])) }))).toEqual([]);
+  });
+
+  describe('a sidecar on an older policy', () => {
+    const CHANGED_AT = NOW - 10 * MINUTE;
+    const sidecar = (node: string, policyVersion: number, lastFlushAt: number): SidecarHeartbeatRow => ({ node, kind: 'serve', policyVersion, lastFlushAt });
+    const fleetWith = (...rows: SidecarHeartbeatRow[]): AlertContext['fleet'] => ({ ...fleetOf(), policyVersion: 4, sidecars: computeSidecarStates(rows, { version: 4, changedAt: CHANGED_AT }, NOW) });
+
+    test('fleet-drift fires for it, subject node:<name>, naming both versions', () => {
+      const findings = check('fleet-drift', context({ fleet: fleetWith(sidecar('edge-1', 4, NOW - 1000), sidecar('edge-2', 3, NOW - 1000)) }));
+      expect(findings.map((f) => f.subject)).toEqual(['node:edge-2']);
+      expect(findings[0]!.summary).toBe('Sidecar edge-2 (serve) still runs policy version 3 at its flush of 2027-01-15T11:59:59.000Z; the stored policy is at version 4');
+      expect(findings[0]!.details).toMatchObject({ node: 'edge-2', policyVersion: 3, storedPolicyVersion: 4 });
+    });
+
+    test('near miss: a flush under the old version within a minute of the change is not lagging', () => {
+      expect(check('fleet-drift', context({ fleet: fleetWith(sidecar('edge-2', 3, CHANGED_AT + MINUTE)) }))).toEqual([]);
+      expect(subjects('fleet-drift', context({ fleet: fleetWith(sidecar('edge-2', 3, CHANGED_AT + MINUTE + 1)) }))).toEqual(['node:edge-2']);
+    });
+
+    test('beside a version-set drift, both are reported', () => {
+      const fleet = { ...fleetWith(sidecar('edge-2', 3, NOW)), ...computeFleetDrift([probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2025-11-25'])]) };
+      expect(subjects('fleet-drift', context({ fleet }))).toEqual(['fleet', 'node:edge-2']);
+    });
   });
 
   test('fleet-node-unavailable fires once per node that is not ready', () => {

@@ -1,8 +1,11 @@
 import { asc } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { integrationsTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema/index.js';
+import { integrationsTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema/index.js';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
-import type { IntegrationSighting, TallyCell } from '../../server/tally/tally-cell.js';
+import { Flusher } from '../../server/tally/flusher.js';
+import { IDLE_HEARTBEAT_EVERY_MS } from '../../server/tally/idle-heartbeat-due.js';
+import type { IntegrationSighting, NodeHeartbeat, TallyBatch, TallyCell } from '../../server/tally/tally-cell.js';
+import { Tally } from '../../server/tally/tally.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 
 const NOON = Date.UTC(2026, 10, 30, 12, 0);
@@ -16,7 +19,7 @@ function sighting(overrides: Partial<IntegrationSighting> = {}): IntegrationSigh
 
 describe('createTallyWriter', () => {
   let db: TempDatabase;
-  let write: (batch: { cells: TallyCell[]; integrations: IntegrationSighting[] }) => void;
+  let write: (batch: TallyBatch, heartbeat?: NodeHeartbeat) => void;
 
   beforeEach(() => {
     db = openTempDatabase();
@@ -145,6 +148,103 @@ describe('createTallyWriter', () => {
         ['tok_a', 'bearer-fingerprint'],
         ['tok_b', 'anonymous'],
       ]);
+    });
+  });
+
+  describe('node heartbeats', () => {
+    const STARTED = NOON - HOUR;
+    const beat = (overrides: Partial<NodeHeartbeat> = {}): NodeHeartbeat => ({ node: 'node-1', kind: 'serve', at: NOON, policyVersion: 2, startedAt: STARTED, ...overrides });
+    const nodes = () => db.store.db.select().from(sidecarNodesTable).orderBy(asc(sidecarNodesTable.node)).all();
+
+    test('a flush records its node: first seen, last flush, policy version and start time', () => {
+      write({ cells: [trafficCell()], integrations: [] }, beat());
+      expect(nodes()).toEqual([{ node: 'node-1', kind: 'serve', firstSeen: NOON, lastFlushAt: NOON, policyVersion: 2, startedAt: STARTED }]);
+    });
+
+    test('a later flush moves the last flush, the version and the start time, and keeps first seen', () => {
+      write({ cells: [], integrations: [] }, beat());
+      write({ cells: [], integrations: [] }, beat({ at: NOON + MINUTE, policyVersion: 3, startedAt: NOON + 30_000 }));
+      write({ cells: [], integrations: [] }, beat({ node: 'node-2', kind: 'wrap', at: NOON + 2 * MINUTE }));
+      expect(nodes()).toEqual([
+        { node: 'node-1', kind: 'serve', firstSeen: NOON, lastFlushAt: NOON + MINUTE, policyVersion: 3, startedAt: NOON + 30_000 },
+        { node: 'node-2', kind: 'wrap', firstSeen: NOON + 2 * MINUTE, lastFlushAt: NOON + 2 * MINUTE, policyVersion: 2, startedAt: STARTED },
+      ]);
+    });
+
+    test('a flush without a heartbeat (a spool replayed) leaves the nodes alone', () => {
+      write({ cells: [trafficCell()], integrations: [] });
+      expect(nodes()).toEqual([]);
+      expect(rows(trafficMinuteTable)).toHaveLength(1);
+    });
+
+    test('is written in the flush transaction: a failed flush writes no heartbeat', () => {
+      write({ cells: [], integrations: [] }, beat());
+      const bad = { ...trafficCell({ method: 'broken' }), era: null } as unknown as TallyCell;
+      expect(() => write({ cells: [trafficCell()], integrations: [] }, beat({ at: NOON + MINUTE, policyVersion: 3 }))).not.toThrow();
+      expect(() => write({ cells: [bad], integrations: [] }, beat({ at: NOON + 2 * MINUTE, policyVersion: 4 }))).toThrow();
+      expect(nodes()).toEqual([expect.objectContaining({ lastFlushAt: NOON + MINUTE, policyVersion: 3 })]);
+    });
+
+    test('a bad heartbeat fails the whole flush: its counts are not written either', () => {
+      const bad = { ...beat(), kind: null } as unknown as NodeHeartbeat;
+      expect(() => write({ cells: [trafficCell()], integrations: [sighting()] }, bad)).toThrow();
+      expect(rows(trafficMinuteTable)).toEqual([]);
+      expect(integrations()).toEqual([]);
+    });
+
+    test('through the flusher: empty flushes write the heartbeat at most every 15 s, flushes with counts every time', () => {
+      let now = NOON;
+      const tally = new Tally({ node: 'node-1', now: () => now });
+      let policyVersion = 2;
+      const writes: number[] = [];
+      const flusher = new Flusher({
+        tally,
+        now: () => now,
+        intervalMs: 1_000,
+        sink: { write: (batch, heartbeat) => (writes.push(now), write(batch, heartbeat)) },
+        heartbeat: (at) => beat({ at, policyVersion }),
+      });
+      const lastFlushAt = () => nodes()[0]?.lastFlushAt;
+      for (let second = 0; second <= 31; second += 1) {
+        now = NOON + second * 1_000;
+        expect(flusher.flushNow()).toBe(true);
+      }
+      expect(writes).toEqual([NOON, NOON + IDLE_HEARTBEAT_EVERY_MS, NOON + 2 * IDLE_HEARTBEAT_EVERY_MS]);
+      expect(lastFlushAt()).toBe(NOON + 30_000);
+
+      now += 1_000;
+      tally.add({ labels: { era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', method: 'tools/call', kind: 'request', outcome: 'served', integration: 'tok_a' }, integrationSource: 'bearer-fingerprint', clientInfo: undefined, claimMismatch: false });
+      flusher.flushNow();
+      expect(lastFlushAt()).toBe(now);
+
+      now += 1_000;
+      policyVersion = 3;
+      flusher.flushNow();
+      expect(nodes()[0]).toMatchObject({ lastFlushAt: now, policyVersion: 3 });
+      expect(writes).toHaveLength(5);
+    });
+
+    test('through the flusher: a failed heartbeat-only flush is retried at the next flush, not 15 s later', () => {
+      let now = NOON;
+      let down = true;
+      const flusher = new Flusher({
+        tally: new Tally({ node: 'node-1', now: () => now }),
+        now: () => now,
+        intervalMs: 1_000,
+        sink: {
+          write: (batch, heartbeat) => {
+            if (down) throw new Error('database is locked');
+            write(batch, heartbeat);
+          },
+        },
+        heartbeat: (at) => beat({ at }),
+      });
+      expect(flusher.flushNow()).toBe(false);
+      expect(nodes()).toEqual([]);
+      now += 1_000;
+      down = false;
+      expect(flusher.flushNow()).toBe(true);
+      expect(nodes()).toEqual([expect.objectContaining({ lastFlushAt: NOON + 1_000 })]);
     });
   });
 });

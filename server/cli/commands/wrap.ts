@@ -21,11 +21,19 @@ function callerNamed(name: string | undefined): Caller {
 export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
   const logger = createLogger(config.logLevel);
   const meter = new StdioMeter<Caller>((observation) => metering.record(observation), { maxOpenBytes: config.caps.pendingAnswersBytes });
-  const metering = createMetering(config, logger, Date.now, { pendingAnswers: () => 0, sessions: () => 0, meterMemory: () => meter.memory() });
-  metering.flusher.start();
+  const startedAt = Date.now();
+  const metering = createMetering(
+    config,
+    logger,
+    Date.now,
+    { pendingAnswers: () => 0, sessions: () => 0, meterMemory: () => meter.memory() },
+    { kind: 'wrap', startedAt, policyVersion: () => policy.current().version },
+  );
   // Compiled before the first line: the server never sees a request the plans in the store refuse.
   const policy = createPolicyRefresher({ db: metering.store?.db, now: Date.now, supportedVersions: config.enforcement.supportedVersions, logger });
   policy.start();
+  // Started after the policy, whose version each flush's heartbeat reads.
+  metering.flusher.start();
   const [program, ...args] = command;
   const wrapped = wrapStdio({
     command: program!,

@@ -7,3 +7,4 @@ export * from './rollups.js';
 export * from './settings.js';
 export * from './traffic.js';
 export * from './spool.js';
+export * from './sidecar-nodes.js';
