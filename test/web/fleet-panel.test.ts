@@ -1,5 +1,7 @@
 /** The fleet panel against two real SDK servers of one half-rolled "fleet". */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bumpPolicyVersion } from '../../server/store/policy-version.js';
+import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { pageErrors, saveScreenshot } from './browser.js';
@@ -50,6 +52,44 @@ describe('the fleet panel', () => {
     await openDashboard(page, rig.service.apiUrl);
     await page.locator('[data-testid="fleet-drift"]').waitFor();
     await saveScreenshot(page, 'fleet');
+    await page.close();
+  });
+
+  test('lists the sidecars writing to the store: kind, last flush, policy version, and a lagging or stale badge', async () => {
+    const db = rig.service.store!.db;
+    const changedAt = Date.now() - 10 * 60_000;
+    const version = bumpPolicyVersion(db, changedAt);
+    const write = createTallyWriter(db);
+    write({ cells: [], integrations: [] }, { node: 'edge-lagging', kind: 'wrap', at: Date.now() - 90_000, policyVersion: version - 1, startedAt: changedAt - 3_600_000 });
+    write({ cells: [], integrations: [] }, { node: 'edge-stale', kind: 'serve', at: changedAt - 2 * 3_600_000, policyVersion: version - 1, startedAt: changedAt - 3 * 3_600_000 });
+    // The serving node's own heartbeat then names the stored version.
+    rig.service.refreshPolicy();
+    rig.service.flush();
+
+    const page = await rig.browser.newPage();
+    await openDashboard(page, rig.service.apiUrl);
+    await page.locator('[data-testid="sidecars-table"]').waitFor();
+    const rows = await page.locator('[data-testid="sidecar"]').evaluateAll((els) =>
+      els.map((e) => ({
+        node: (e as any).dataset.node as string,
+        cells: [...e.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim()),
+      })),
+    );
+    expect(rows).toEqual([
+      { node: 'edge-lagging', cells: ['edge-lagging', 'wrap', '1 min ago', String(version - 1), 'lagging'] },
+      { node: 'edge-stale', cells: ['edge-stale', 'serve', '2 h ago', String(version - 1), 'stale'] },
+      { node: 'test-node', cells: ['test-node', 'serve', expect.stringMatching(/^(just now|\d+ s ago)$/), String(version), 'current'] },
+    ]);
+    expect(await page.textContent('[data-testid="sidecars-policy"]')).toBe(`The stored policy is at version ${version}.`);
+    // The page shows what the API answers.
+    const api = (await rig.service.api('/api/v1/fleet')).body;
+    expect(api.sidecars.map((s: { node: string; lagging: boolean; stale: boolean }) => [s.node, s.lagging, s.stale])).toEqual([
+      ['edge-lagging', true, false],
+      ['edge-stale', false, true],
+      ['test-node', false, false],
+    ]);
+    await page.locator('[data-testid="fleet-panel"]').screenshot({ path: 'test-artifacts/screenshots/fleet-sidecars.png' });
+    expect(pageErrors(page)).toEqual([]);
     await page.close();
   });
 });

@@ -26,6 +26,7 @@ export type {
   AlertsJson as AlertsResponse,
   FleetJson as FleetResponse,
   FleetNodeJson as FleetNode,
+  SidecarJson as Sidecar,
   IntegrationJson as Integration,
   IntegrationsJson as IntegrationsResponse,
   PlanJson as Plan,

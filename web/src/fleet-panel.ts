@@ -1,8 +1,11 @@
-/** The fleet: each node's era, served versions, server info and last check; a node that differs stands out. */
+/**
+ * The fleet: each node's era, served versions, server info and last check; a node that differs
+ * stands out. Below, the sidecars writing to this store: last flush and the policy version each runs.
+ */
 import { ApiError, type ApiClient } from './api-client.js';
-import type { FleetNode, FleetResponse } from './api-types.js';
+import type { FleetNode, FleetResponse, Sidecar } from './api-types.js';
 import { emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
-import { formatTime } from './format.js';
+import { formatAgo, formatTime } from './format.js';
 
 function servesLegacy(node: FleetNode): string {
   if (node.era === 'legacy') return 'legacy only';
@@ -25,9 +28,49 @@ function nodeRow(node: FleetNode): HTMLTableRowElement {
   );
 }
 
-export function renderFleet(body: HTMLElement, fleet: FleetResponse): void {
-  if (fleet.configured.length === 0) return replaceChildren(body, emptyState('No fleet configured — list the endpoints of one server under fleet.nodes.', 'fleet-empty'));
-  if (fleet.nodes.length === 0) return replaceChildren(body, emptyState('No check has run yet.', 'fleet-unchecked'));
+function sidecarBadges(sidecar: Sidecar): HTMLElement[] {
+  const badges: HTMLElement[] = [];
+  if (sidecar.lagging) badges.push(h('span', { class: 'badge severity-warning', 'data-testid': 'sidecar-lagging' }, 'lagging'));
+  if (sidecar.stale) badges.push(h('span', { class: 'badge state-firing', 'data-testid': 'sidecar-stale' }, 'stale'));
+  if (badges.length === 0) badges.push(h('span', { class: 'badge deadline-ok' }, 'current'));
+  return badges;
+}
+
+function sidecarRow(sidecar: Sidecar, now: number): HTMLTableRowElement {
+  return h(
+    'tr',
+    { class: sidecar.lagging || sidecar.stale ? 'fleet-odd' : null, 'data-testid': 'sidecar', 'data-node': sidecar.node, 'data-lagging': String(sidecar.lagging), 'data-stale': String(sidecar.stale) },
+    h('td', {}, h('strong', {}, sidecar.node)),
+    h('td', {}, sidecar.kind),
+    h('td', { 'data-testid': 'sidecar-last-flush', title: formatTime(sidecar.lastFlushAt) }, formatAgo(sidecar.lastFlushAt, now)),
+    h('td', { 'data-testid': 'sidecar-policy' }, String(sidecar.policyVersion)),
+    h('td', {}, ...sidecarBadges(sidecar)),
+  );
+}
+
+/** The sidecars that flush to this store; empty when none has yet. */
+function sidecarsSection(fleet: FleetResponse, now: number): HTMLElement[] {
+  if (fleet.sidecars.length === 0) return [];
+  return [
+    h('h3', {}, 'Sidecars'),
+    h('p', { class: 'muted small', 'data-testid': 'sidecars-policy' }, `The stored policy is at version ${fleet.policyVersion}.`),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { 'data-testid': 'sidecars-table' },
+        h('thead', {}, h('tr', {}, ...['Node', 'Kind', 'Last flush', 'Policy version', 'State'].map((label) => h('th', { scope: 'col' }, label)))),
+        h('tbody', {}, ...fleet.sidecars.map((sidecar) => sidecarRow(sidecar, now))),
+      ),
+    ),
+  ];
+}
+
+export function renderFleet(body: HTMLElement, fleet: FleetResponse, now = Date.now()): void {
+  const sidecars = sidecarsSection(fleet, now);
+  if (fleet.configured.length === 0) return replaceChildren(body, emptyState('No fleet configured — list the endpoints of one server under fleet.nodes.', 'fleet-empty'), ...sidecars);
+  if (fleet.nodes.length === 0) return replaceChildren(body, emptyState('No check has run yet.', 'fleet-unchecked'), ...sidecars);
   const summary = fleet.drift
     ? h('p', { class: 'delivery-failed', 'data-testid': 'fleet-drift' }, `Not uniform: most nodes serve ${fleet.expected?.join(', ') ?? 'nothing'}; the highlighted ones differ.`)
     : h('p', { class: 'muted', 'data-testid': 'fleet-uniform' }, `Uniform: every ready node serves ${fleet.expected?.join(', ') ?? 'nothing'}.`);
@@ -44,6 +87,7 @@ export function renderFleet(body: HTMLElement, fleet: FleetResponse): void {
         h('tbody', {}, ...fleet.nodes.map(nodeRow)),
       ),
     ),
+    ...sidecars,
   );
 }
 

@@ -42,6 +42,20 @@ export function formatTime(at: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? '—' : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** "just now", "40 s ago", "12 min ago", "3 h ago", "2 days ago": how long before `now` a time was. */
+export function formatAgo(at: string | null | undefined, now: number): string {
+  if (at === null || at === undefined) return '—';
+  const ms = now - new Date(at).getTime();
+  if (Number.isNaN(ms)) return '—';
+  const s = Math.floor(ms / 1000);
+  if (s < 5) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  const days = Math.floor(s / 86_400);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}
+
 /** "in 37 days", "today", "12 days ago" from the API's daysToRetire. */
 export function formatDaysAway(days: number): string {
   if (days === 0) return 'today';
