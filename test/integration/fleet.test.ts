@@ -77,7 +77,17 @@ describe('fleet consistency with real SDK servers', () => {
       expect((await post(configured, '/api/v1/fleet/check', { nodes: ['nope'] })).body.error.parameter).toBe('nodes');
       expect((await post(configured, '/api/v1/fleet/check', { colour: 'red' })).body.error.parameter).toBe('colour');
       expect((await post(empty, '/api/v1/fleet/check')).status).toBe(400);
-      expect((await empty.api('/api/v1/fleet')).body).toEqual({ configured: [], checkedAt: null, expected: null, drift: false, down: [], nodes: [] });
+      expect((await empty.api('/api/v1/fleet')).body).toEqual({
+        configured: [],
+        checkedAt: null,
+        expected: null,
+        drift: false,
+        down: [],
+        nodes: [],
+        // With no nodes to check, the sidecar itself is still listed from its flush.
+        policyVersion: 0,
+        sidecars: [{ node: 'test-node', kind: 'serve', lastFlushAt: expect.any(String), policyVersion: 0, stale: false, lagging: false }],
+      });
     } finally {
       await configured.dispose();
       await empty.dispose();
