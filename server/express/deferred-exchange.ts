@@ -21,6 +21,8 @@ export class DeferredExchange<A> implements ResponseSink {
     private readonly start: () => GuardedExchange<A>,
     private readonly maxQueuedBytes: number,
     private readonly onSettled: (self: DeferredExchange<A>) => void,
+    /** The handler ended its answer before the body was all seen. */
+    private readonly answeredEarly: () => void = () => {},
   ) {}
 
   /** Classifies now, with whatever of the body was seen, and passes on what waited. */
@@ -48,6 +50,7 @@ export class DeferredExchange<A> implements ResponseSink {
   }
 
   end(): void {
+    if (this.exchange === undefined && !this.cut) this.answeredEarly();
     this.run((exchange) => {
       const observer = this.observer;
       if (observer === undefined) exchange.responseEnd();

@@ -78,7 +78,16 @@ export function meter(options?: MeterOptions): MeterMiddleware {
         return new GuardedExchange<MeteredCaller>(undefined, onInternalError);
       }
     };
-    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled));
+    let draining = false;
+    // The handler answered without reading the body (a refusal on the headers, say). Node would
+    // now discard the unread rest; reading it to its end through the tap instead costs the handler
+    // nothing and lets the request be classified from its body, as the proxy would.
+    const drainUnread = () => {
+      if (req.readableFlowing !== null || req.readableEnded) return;
+      draining = true;
+      req.resume();
+    };
+    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled), drainUnread);
     open.add(exchange);
     tapResponse(res, exchange, onInternalError);
     const begin = () => {
@@ -93,13 +102,16 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       body = seen;
       begin();
     });
-    // An answer finished before the body was all seen: classify with what there is.
+    // The body will not be seen whole: classify with what there is.
     const giveUp = () => {
       tap.stop();
       begin();
     };
-    res.once('finish', giveUp);
-    res.once('close', giveUp);
+    res.once('close', () => {
+      if (!draining) giveUp();
+    });
+    req.once('close', giveUp);
+    req.once('error', giveUp);
   }
 
   const middleware = ((req, res, next) => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,10 +55,10 @@ function totals(db: string, groupBy: TrafficDimension): Record<string, number> {
 }
 
 /** Runs the same client against the app with and without the middleware; answers both summaries and the metered counts. */
-async function metered<T>(kind: AppKind, json: boolean, client: (peer: Peer) => Promise<T>, extra: Partial<MeteredAppOptions> = {}) {
+async function metered<T>(kind: AppKind, json: boolean, client: (peer: Peer) => Promise<T>, meterOptions: MeterOptions = {}, extra: Partial<MeteredAppOptions> = {}) {
   const bare = await startApp(kind, { json });
   const unmetered = await client(bare);
-  const { metered: middleware, db } = newMeter();
+  const { metered: middleware, db } = newMeter(meterOptions);
   const app = await startApp(kind, { json, metered: middleware, ...extra });
   const result = await client(app);
   await app.close();
@@ -111,3 +112,161 @@ for (const json of [false, true]) {
     });
   });
 }
+
+const COUNT_CALL = {
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'count', arguments: { steps: 3, delayMs: 1 }, _meta: { progressToken: 'p1' } },
+};
+
+/** One raw POST, answered as the client sees it: status, content type and the body text. */
+async function rawPost(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+describe('what the client receives', () => {
+  for (const json of [false, true]) {
+    test(`a progress SSE stream from a stateless SDK v1 app is byte for byte the same with the middleware ${json ? 'after express.json()' : 'alone'}`, async () => {
+      const run = await metered('v1-stateless', json, (peer) => rawPost(peer.url, COUNT_CALL, { 'mcp-protocol-version': '2025-11-25' }));
+      expect(run.result.type).toBe('text/event-stream');
+      expect(run.result.text).toContain('notifications/progress');
+      expect(run.result).toEqual(run.unmetered);
+      expect(run.count('method')).toEqual({ 'tools/call': 1 });
+      expect(run.count('outcome')).toEqual({ served: 1 });
+    });
+  }
+
+  test('a request refused before its body is read (no event-stream in Accept) gets the same refusal and is still classified from its body', async () => {
+    const run = await metered('v1-stateless', false, (peer) => rawPost(peer.url, COUNT_CALL, { accept: 'application/json', 'mcp-protocol-version': '2025-11-25' }));
+    expect(run.result.status).toBe(406);
+    expect(run.result).toEqual(run.unmetered);
+    expect(run.count('method')).toEqual({ 'tools/call': 1 });
+    expect(run.count('reason')).toEqual({ 'legacy-version-header': 1 });
+    expect(run.count('outcome')).toEqual({ 'client-error': 1 });
+  });
+
+  test('a body sent only after the refusal arrived is still read to its end and classified from its text', async () => {
+    const body = JSON.stringify(COUNT_CALL);
+    // The client holds the body back until it has the answer, so the handler surely answers first.
+    const sendLate = (peer: Peer) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(peer.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-11-25', 'content-length': Buffer.byteLength(body) },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => req.end(body, () => setImmediate(() => resolve({ status: res.statusCode ?? 0, text }))));
+        });
+        req.flushHeaders();
+      });
+    const run = await metered('v1-stateless', false, async (peer) => {
+      const answer = await sendLate(peer);
+      // The app must have had the chance to read the late body before the meter closes.
+      await sleep(50);
+      return answer;
+    });
+    expect(run.result.status).toBe(406);
+    expect(run.result).toEqual(run.unmetered);
+    expect(run.count('method')).toEqual({ 'tools/call': 1 });
+    expect(run.count('outcome')).toEqual({ 'client-error': 1 });
+  });
+
+  test('a body that arrived while an earlier middleware waited reaches the handler whole, and is counted from its text', async () => {
+    const { metered: middleware, db } = newMeter();
+    const app = express();
+    app.use(async (_req, _res, next) => {
+      // Long enough for the body to sit in the request's buffer before the meter runs.
+      await sleep(50);
+      next();
+    });
+    app.use('/mcp', middleware);
+    let received = '';
+    app.post('/mcp', async (req, res) => {
+      for await (const chunk of req) received += String(chunk);
+      res.json({ jsonrpc: '2.0', id: 1, result: {} });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const { port } = server.address() as { port: number };
+    const answer = await rawPost(new URL(`http://127.0.0.1:${port}/mcp`), body);
+    expect(answer.status).toBe(200);
+    expect(received).toBe(JSON.stringify(body));
+    await middleware.close();
+    expect(totals(db, 'method')).toEqual({ 'tools/list': 1 });
+    expect(totals(db, 'reason')).toEqual({ 'assumed-2025-03-26': 1 });
+  });
+
+  test('a body past maxBodyBytes reaches the handler whole and is counted from the headers alone', async () => {
+    const modernList = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, pad: 'x'.repeat(500) } },
+    };
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    const run = await metered('v2-dual', false, (peer) => rawPost(peer.url, modernList, headers), { maxBodyBytes: 64 });
+    expect(run.result.status).toBe(200);
+    expect(run.result).toEqual(run.unmetered);
+    expect(run.count('reason')).toEqual({ 'body-too-large': 1 });
+    expect(run.count('era')).toEqual({ modern: 1 });
+  });
+});
+
+describe('servedBy', () => {
+  test('the era the app declares wins over the classifier\'s, under its own reason', async () => {
+    const { metered: middleware, db } = newMeter();
+    const app = await startApp('v2-dual', { json: true, metered: middleware, beforeHandle: (_req, res) => servedBy(res, 'modern') });
+    await runV1HttpSession(app.url);
+    await app.close();
+    await middleware.close();
+    expect(totals(db, 'era')).toEqual({ modern: 6 });
+    expect(totals(db, 'reason')).toEqual({ 'declared-by-app': 6 });
+    // What the declaration does not speak to stays as observed.
+    expect(totals(db, 'version')).toEqual({ '2025-11-25': 6 });
+  });
+
+  test('the middleware\'s own servedBy is the same declaration, and a response it does not meter is left alone', async () => {
+    const { metered: middleware, db } = newMeter();
+    const app = await startApp('v1-stateless', { json: true, metered: middleware, beforeHandle: (_req, res) => middleware.servedBy(res, 'legacy') });
+    await rawPost(app.url, COUNT_CALL, { 'mcp-protocol-version': '2026-07-28' });
+    await app.close();
+    await middleware.close();
+    expect(totals(db, 'era')).toEqual({ legacy: 1 });
+    expect(totals(db, 'reason')).toEqual({ 'declared-by-app': 1 });
+    expect(() => servedBy({}, 'modern')).not.toThrow();
+  });
+
+  test('an era that is not legacy or modern is refused by name', () => {
+    expect(() => servedBy({}, 'unknown' as 'legacy')).toThrow(/era must be one of legacy, modern/);
+  });
+});
+
+describe('options', () => {
+  test('a bad option throws one error naming the field', () => {
+    expect(() => meter({ db: ':memory:', node: 'n', maxBodyBytes: -1 })).toThrow(/^maxBodyBytes: /);
+    expect(() => meter({ db: ':memory:', node: 'n', caps: { sessions: 0 } })).toThrow(/^caps\.sessions: /);
+    expect(() => meter({ db: ':memory:', node: 'n', identity: { order: ['psychic'] } } as unknown as MeterOptions)).toThrow(/^identity\.order\.0: /);
+  });
+
+  test('a setting the middleware has no use for is named, not ignored', () => {
+    expect(() => meter({ upstream: 'http://127.0.0.1:1/' } as MeterOptions)).toThrow(/^upstream: not a setting of the middleware/);
+  });
+
+  test('the middleware mounts with app.use as Express types it', () => {
+    const app = express();
+    const { metered: middleware } = newMeter();
+    expect(() => app.use('/mcp', middleware)).not.toThrow();
+  });
+});
