@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { meter, servedBy, type MeterMiddleware, type MeterOptions } from '../../server/express/index.js';
 import { listTraffic, type TrafficDimension } from '../../server/store/list-traffic.js';
 import { openDatabase } from '../../server/store/open-database.js';
+import { eventsInBatch, readSpool } from '../../server/store/spool-file.js';
 import { runV1HttpSession, runV1SseSession, runV2Session, type SessionSummary } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startMeteredApp, type AppKind, type MeteredAppOptions } from './metered-apps.js';
@@ -268,5 +269,45 @@ describe('options', () => {
     const app = express();
     const { metered: middleware } = newMeter();
     expect(() => app.use('/mcp', middleware)).not.toThrow();
+  });
+});
+
+describe('close()', () => {
+  test('with a store that cannot be opened, traffic is served as before and close() spools every count for the next start', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-express-'));
+    folders.push(folder);
+    // A folder where the database file should be: SQLite cannot open it.
+    const db = join(folder, 'sunset.db');
+    mkdirSync(db);
+    const middleware = meter({ db, node: 'app-1', logger: pino({ level: 'silent' }) });
+    const app = await startApp('v1-session', { json: false, metered: middleware });
+    const summary = await runV1HttpSession(app.url, { terminate: true });
+    expect(summary.sum).toBe('3');
+    await app.close();
+    const final = await middleware.close();
+    expect(final).toEqual({ spooled: 7, lost: 0 });
+    expect(readSpool(`${db}.spool`).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0)).toBe(7);
+    // A second close answers the same, and writes nothing more.
+    expect(await middleware.close()).toEqual(final);
+  });
+
+  test('an exchange still open at close() is counted as cancelled, and its answer still reaches the client; requests after close() pass unmetered', async () => {
+    const { metered: middleware, db } = newMeter();
+    const app = await startApp('v1-stateless', { json: true, metered: middleware });
+    const slowCall = { ...COUNT_CALL, params: { ...COUNT_CALL.params, arguments: { steps: 2, delayMs: 200 } } };
+    const response = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify(slowCall),
+    });
+    // The stream's head is out: the call is under way.
+    expect(response.status).toBe(200);
+    await middleware.close();
+    expect(await response.text()).toContain('counted 2');
+    const after = await rawPost(app.url, COUNT_CALL, { 'mcp-protocol-version': '2025-11-25' });
+    expect(after.text).toContain('counted 3');
+    await app.close();
+    expect(totals(db, 'method')).toEqual({ 'tools/call': 1 });
+    expect(totals(db, 'outcome')).toEqual({ cancelled: 1 });
   });
 });
