@@ -31,6 +31,7 @@ export const REASONS = [
   'invalid-json', // body is not JSON
   'invalid-message', // JSON but not a JSON-RPC message
   'unsupported-content-type', // POST body that is not declared as JSON
+  'declared-by-app', // the in-process middleware's host named the era that served it (servedBy): its word wins over the classifier's
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

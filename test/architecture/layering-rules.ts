@@ -148,6 +148,20 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
       + 'It takes the caller identifier and the identity settings as given, so the seeded callers carry the keys the sidecar will compute for the live clients.',
   },
   {
+    folder: 'metering',
+    may: ['node:*', 'server/config', 'server/lib', 'server/sidecar', 'server/store', 'server/tally'],
+    rationale:
+      'The counting pipeline every sidecar form shares (observation → tally → flusher → store, the spool, the Prometheus counters): '
+      + 'the CLI and the in-process middleware both build it, so it sits below both and knows no HTTP framework, API or command.',
+  },
+  {
+    folder: 'express',
+    may: ['node:*', 'server/metering', 'server/sidecar', 'server/config', 'server/protocol', 'server/lib'],
+    rationale:
+      'The in-process middleware (mcp-sunset/express) meters inside the host\'s own Express app with the proxy\'s meter and the shared '
+      + 'counting pipeline; it speaks node:http (which Express extends) rather than importing express, and never the API or the CLI.',
+  },
+  {
     folder: 'cli',
     may: ['node:*', 'server/*', 'package:commander', 'package:zod'],
     rationale: 'The CLI is the composition root: it may wire every folder together, and parses its flags with commander.',

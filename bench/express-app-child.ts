@@ -1,0 +1,45 @@
+/**
+ * One Express MCP app in its own process: the v2 SDK's dual-era handler at /mcp, with the metering
+ * middleware in front (`metered`) or not (`plain`), exactly as a host would mount it. Reports its
+ * URL over IPC, and on `stop` closes the middleware (its final flush included) and exits.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { registerDemoTools } from '../server/demo/demo-tools.js';
+import { meter } from '../server/express/index.js';
+
+const variant = process.argv[2] === 'metered' ? 'metered' : 'plain';
+const handler = createMcpHandler((ctx) => {
+  const server = new McpServer({ name: 'bench-express-app', version: '1.0.0' });
+  registerDemoTools(server, ctx.era);
+  return server;
+});
+const handle = toNodeHandler(handler);
+const metered = variant === 'metered' ? meter({ db: join(mkdtempSync(join(tmpdir(), 'mcp-sunset-bench-')), 'sunset.db'), node: 'bench', logger: pino({ level: 'silent' }) }) : undefined;
+
+const app = express();
+if (metered) app.use('/mcp', metered);
+app.post('/mcp', (req, res) => void handle(req, res));
+const server = createServer(app);
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.send?.({ type: 'ready', url: `http://127.0.0.1:${port}` });
+});
+process.on('message', async (message: { type: string }) => {
+  if (message.type === 'cpu') return process.send?.({ type: 'cpu', usage: process.cpuUsage() });
+  if (message.type !== 'stop') return;
+  server.closeAllConnections();
+  server.close();
+  const final = await metered?.close();
+  await handler.close();
+  process.send?.({ type: 'stopped', final: final ?? null });
+  process.exit(0);
+});

@@ -1,0 +1,81 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createBodyObserver, type BodyObserver } from '../sidecar/body-observer.js';
+import type { GuardedExchange } from '../sidecar/guarded-exchange.js';
+import type { ResponseSink } from './tap-response.js';
+
+type Op<A> = (exchange: GuardedExchange<A>) => void;
+
+/**
+ * The answer's side of one metered exchange. A handler may answer before the request body has
+ * been seen (a refusal written as soon as the headers arrive): what it writes waits here, bounded
+ * in bytes, until the exchange is classified, then reaches the meter in the order it was written.
+ */
+export class DeferredExchange<A> implements ResponseSink {
+  private exchange: GuardedExchange<A> | undefined;
+  private readonly queue: Op<A>[] = [];
+  private queuedBytes = 0;
+  private observer: BodyObserver | undefined;
+  private cut = false;
+
+  constructor(
+    private readonly start: () => GuardedExchange<A>,
+    private readonly maxQueuedBytes: number,
+    private readonly onSettled: (self: DeferredExchange<A>) => void,
+    /** The handler ended its answer before the body was all seen. */
+    private readonly answeredEarly: () => void = () => {},
+  ) {}
+
+  /** Classifies now, with whatever of the body was seen, and passes on what waited. */
+  begin(): void {
+    if (this.exchange !== undefined || this.cut) return;
+    this.exchange = this.start();
+    for (const op of this.queue.splice(0)) op(this.exchange);
+    this.queuedBytes = 0;
+  }
+
+  head(status: number, headers: IncomingHttpHeaders): void {
+    this.run((exchange) => {
+      exchange.responseHead(status, headers);
+      const encoding = headers['content-encoding'];
+      if (exchange.active) this.observer = createBodyObserver(Array.isArray(encoding) ? encoding[0] : encoding, (text) => exchange.responseChunk(text));
+    });
+  }
+
+  chunk(chunk: Buffer): void {
+    if (this.exchange === undefined) {
+      this.queuedBytes += chunk.length;
+      if (this.queuedBytes > this.maxQueuedBytes) this.begin();
+    }
+    this.run(() => this.observer?.write(chunk));
+  }
+
+  end(): void {
+    if (this.exchange === undefined && !this.cut) this.answeredEarly();
+    this.run((exchange) => {
+      const observer = this.observer;
+      if (observer === undefined) exchange.responseEnd();
+      else observer.end(() => exchange.responseEnd());
+      this.onSettled(this);
+    });
+  }
+
+  closed(): void {
+    // The client is gone: nothing more of the body will come, so classify with what there is.
+    this.begin();
+    this.run((exchange) => exchange.clientClosed());
+    this.onSettled(this);
+  }
+
+  /** At the meter's close: counts what is still open as cancelled, and ignores the rest. */
+  cancel(): void {
+    this.begin();
+    this.exchange?.clientClosed();
+    this.cut = true;
+  }
+
+  private run(op: Op<A>): void {
+    if (this.cut) return;
+    if (this.exchange === undefined) this.queue.push(op);
+    else op(this.exchange);
+  }
+}

@@ -1,0 +1,146 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createLogger, type Logger } from '../lib/create-logger.js';
+import { createMetering, type FinalFlush } from '../metering/create-metering.js';
+import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
+import { isMcpRequest } from '../protocol/is-mcp-request.js';
+import { GuardedExchange } from '../sidecar/guarded-exchange.js';
+import { HttpMeter } from '../sidecar/http-meter.js';
+import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
+import type { Observation } from '../sidecar/observation.js';
+import { DeferredExchange } from './deferred-exchange.js';
+import { resolveMeterOptions, type MeterOptions } from './resolve-meter-options.js';
+import { servedBy, trackDeclaration, type Declaration } from './served-by.js';
+import { tapRequestBody } from './tap-request-body.js';
+import { tapResponse } from './tap-response.js';
+
+type MeteredCaller = Caller & Declaration;
+
+export interface MeterMiddleware {
+  (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void;
+  /** Declares which era served this response's request; see `servedBy`. */
+  servedBy(res: ServerResponse, era: DeclaredEra): void;
+  /** Counts what is still open as cancelled, flushes (or spools what the store refuses) and closes the store. */
+  close(): Promise<FinalFlush>;
+}
+
+/**
+ * The middleware meters and enforces nothing yet, so it runs no policy: its heartbeat names version 0
+ * and the fleet never counts it as lagging.
+ */
+const MIDDLEWARE_POLICY_VERSION = 0;
+
+/**
+ * Metering inside the host's own Express (or node:http) app, mounted in front of its MCP handler:
+ * the proxy's classifier, outcome rules, tally and store, without a proxy. It only watches: the
+ * request body is seen on its way to the handler and the answer as the handler writes it, neither
+ * changed, and a fault of its own costs counts, never the request. Counts are in memory on the
+ * request path; the flusher writes them on its interval.
+ */
+export function meter(options?: MeterOptions): MeterMiddleware {
+  const { config, now, logger: given } = resolveMeterOptions(options);
+  const logger: Logger = given ?? createLogger(config.logLevel);
+  const metering = createMetering(config, logger, now, {
+    pendingAnswers: () => httpMeter.pendingCount,
+    sessions: () => httpMeter.sessionCount,
+    meterMemory: () => httpMeter.memory(),
+  }, { kind: 'middleware', startedAt: now(), policyVersion: () => MIDDLEWARE_POLICY_VERSION });
+  const count = (observation: Observation<MeteredCaller>) => {
+    const era = observation.attrs.declaredEra;
+    metering.record(era === undefined ? observation : { ...observation, message: declareEra(observation.message, era) });
+  };
+  const httpMeter = new HttpMeter<MeteredCaller>({
+    record: count,
+    maxSessions: config.caps.sessions,
+    maxChannels: config.caps.sessions,
+    maxPendingAnswers: config.caps.pendingAnswers,
+    maxSessionBytes: config.caps.sessionsBytes,
+    maxPendingAnswerBytes: config.caps.pendingAnswersBytes,
+    httpSseMessagePaths: config.httpSseMessagePaths,
+    maxAnswerBytes: config.maxAnswerBytes,
+  });
+  const identify = createCallerIdentifier({ secret: metering.installSecret(), ...config.identity });
+  const onInternalError = (error: unknown, where: string) => {
+    metering.metrics.meteringErrors.inc({ where });
+    logger.error({ err: error, where }, 'metering error; the request was served unmetered');
+  };
+  const open = new Set<DeferredExchange<MeteredCaller>>();
+  let closing: Promise<FinalFlush> | undefined;
+  metering.flusher.start();
+
+  function watch(req: IncomingMessage, res: ServerResponse): void {
+    const method = req.method ?? 'GET';
+    // Mounted under a path, Express strips it from req.url; the classifier and HTTP+SSE endpoints need the path the client sent.
+    const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) return metering.countNonMcp();
+    const attrs: MeteredCaller = { ...identify(req) };
+    trackDeclaration(res, attrs);
+    let body: { text: string | undefined; complete: boolean } = { text: undefined, complete: method !== 'POST' };
+    const start = () => {
+      try {
+        const facts = { method, path, headers: req.headers, body: body.text, bodyTooLarge: !body.complete };
+        return new GuardedExchange(httpMeter.begin(facts, attrs), onInternalError);
+      } catch (error) {
+        onInternalError(error, 'classify');
+        return new GuardedExchange<MeteredCaller>(undefined, onInternalError);
+      }
+    };
+    let draining = false;
+    // The handler answered without reading the body (a refusal on the headers, say). Node would
+    // now discard the unread rest; reading it to its end through the tap instead costs the handler
+    // nothing and lets the request be classified from its body, as the proxy would.
+    const drainUnread = () => {
+      if (req.readableFlowing !== null || req.readableEnded) return;
+      draining = true;
+      req.resume();
+    };
+    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled), drainUnread);
+    open.add(exchange);
+    tapResponse(res, exchange, onInternalError);
+    const begin = () => {
+      try {
+        exchange.begin();
+      } catch (error) {
+        onInternalError(error, 'begin');
+      }
+    };
+    if (method !== 'POST') return begin();
+    const tap = tapRequestBody(req, config.maxBodyBytes, (seen) => {
+      body = seen;
+      begin();
+    });
+    // The body will not be seen whole: classify with what there is.
+    const giveUp = () => {
+      tap.stop();
+      begin();
+    };
+    res.once('close', () => {
+      if (!draining) giveUp();
+    });
+    req.once('close', giveUp);
+    req.once('error', giveUp);
+  }
+
+  const middleware = ((req, res, next) => {
+    if (closing === undefined) {
+      try {
+        watch(req, res);
+      } catch (error) {
+        onInternalError(error, 'watch');
+      }
+    }
+    next();
+  }) as MeterMiddleware;
+  middleware.servedBy = servedBy;
+  middleware.close = () => {
+    closing ??= Promise.resolve().then(() => {
+      for (const exchange of [...open]) exchange.cancel();
+      open.clear();
+      httpMeter.settleAllPending('cancelled');
+      const final = metering.finish();
+      metering.store?.close();
+      return final;
+    });
+    return closing;
+  };
+  return middleware;
+}

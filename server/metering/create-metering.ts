@@ -1,0 +1,194 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Config } from '../config/config-schema.js';
+import { createMetrics, type Metrics } from '../lib/create-metrics.js';
+import type { Logger } from '../lib/create-logger.js';
+import type { Caller } from '../sidecar/identify-caller.js';
+import type { Observation } from '../sidecar/observation.js';
+import { getInstallSecret } from '../store/get-install-secret.js';
+import { openDatabase, type Store } from '../store/open-database.js';
+import { replaySpool } from '../store/replay-spool.js';
+import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
+import { createTallyWriter } from '../store/write-tally-batch.js';
+import { Flusher } from '../tally/flusher.js';
+import { tallyEntryOf } from '../tally/tally-entry-of.js';
+import type { SidecarKind } from '../tally/tally-cell.js';
+import { Tally } from '../tally/tally.js';
+
+export interface Metering {
+  store: Store | undefined;
+  storeError: string | undefined;
+  tally: Tally;
+  flusher: Flusher;
+  metrics: Metrics;
+  /** Counts one settled message. */
+  record(observation: Observation<Caller>): void;
+  /** Counts one request passed on that cannot be MCP (OAuth discovery, a page outside the prefix, …). */
+  countNonMcp(): void;
+  /** Such requests passed on since start. */
+  readonly nonMcpRequests: number;
+  /** The per-install secret caller fingerprints are keyed with. */
+  installSecret(): string;
+  /** Where counts the final flush cannot write are kept for the next start. */
+  readonly spoolPath: string;
+  /** Events in the spool, waiting for a start with a writable store. */
+  readonly spooledEvents: number;
+  /** Stops the flusher after a last flush; what it cannot write goes to the spool, or is reported lost. */
+  finish(): FinalFlush;
+}
+
+export interface FinalFlush {
+  /** Events written to the spool because the store refused them. */
+  spooled: number;
+  /** Events neither stored nor spooled: gone, and logged at error level with this number. */
+  lost: number;
+}
+
+export interface MeteringGaugeSources {
+  pendingAnswers: () => number;
+  sessions: () => number;
+  /** Bytes the meter's tables hold; absent where no HTTP meter runs. */
+  meterMemory?: () => { heldBytes: number; evictedForBytes: number };
+}
+
+/** Who this pipeline writes for: its node heartbeat goes with each flush. */
+export interface MeteringSidecar {
+  kind: SidecarKind;
+  /** When this process started. */
+  startedAt: number;
+  /** The stored policy version of the compiled policy in force; read at each flush. */
+  policyVersion: () => number;
+}
+
+function openStoreSafely(path: string, logger: Logger): { store: Store | undefined; error: string | undefined } {
+  try {
+    return { store: openDatabase(path), error: undefined };
+  } catch (error) {
+    // Traffic must flow even when the database cannot be opened; counts are then dropped, visibly.
+    logger.error({ err: error, db: path }, 'database unavailable; traffic continues without storage');
+    return { store: undefined, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The counting pipeline every sidecar form shares: observation → tally → flusher → SQLite, plus
+ * the Prometheus counters. Opening the store may fail; counting then goes on and the flusher
+ * reports what it had to drop.
+ */
+export function createMetering(
+  config: Readonly<Config>,
+  logger: Logger,
+  now: () => number,
+  gauges: MeteringGaugeSources,
+  sidecar: MeteringSidecar,
+  /** Runs once on a store that opened, before any count is written (the CLI syncs declared plans here). */
+  prepareStore?: (store: Store) => void,
+): Metering {
+  const { store, error: storeError } = openStoreSafely(config.db, logger);
+  if (store !== undefined) prepareStore?.(store);
+  const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
+  const tally = new Tally({
+    node: config.node,
+    now,
+    maxCells: config.caps.cells,
+    maxIntegrations: config.caps.integrations,
+    maxMethods: config.caps.methods,
+    maxVersions: config.caps.versions,
+  });
+  const flusher = new Flusher({
+    tally,
+    now,
+    intervalMs: config.flushIntervalMs,
+    maxAttempts: config.flushMaxAttempts,
+    sink: {
+      write(batch, heartbeat) {
+        if (writeBatch === undefined) throw new Error(`database unavailable: ${storeError}`);
+        writeBatch(batch, heartbeat);
+      },
+    },
+    // Without a store there is nowhere to say the node is alive, and an idle node must not fail flushes for it.
+    ...(writeBatch === undefined ? {} : { heartbeat: (at: number) => ({ node: config.node, kind: sidecar.kind, at, policyVersion: sidecar.policyVersion(), startedAt: sidecar.startedAt }) }),
+    onError: (error, context) => {
+      const words = context.final
+        ? 'final flush failed; the counts go to the spool'
+        : context.droppedEvents > 0
+          ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts`
+          : 'flush failed; counts kept for retry';
+      logger.warn({ err: error, ...context }, words);
+    },
+  });
+  const spoolPath = resolve(config.spoolPath ?? `${store?.path ?? config.db}.spool`);
+  let spooledEvents = 0;
+  if (store !== undefined && writeBatch !== undefined) {
+    try {
+      const replay = replaySpool(store, spoolPath, writeBatch, now());
+      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolPath }, 'spooled counts written to the database');
+    } catch (error) {
+      logger.warn({ err: error, spool: spoolPath }, 'spooled counts could not be written yet; they stay in the spool');
+    }
+  }
+  try {
+    spooledEvents = readSpool(spoolPath).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0);
+  } catch (error) {
+    logger.warn({ err: error, spool: spoolPath }, 'spool unreadable');
+  }
+  const metrics = createMetrics({
+    droppedEvents: () => flusher.health().droppedEvents,
+    retainedEvents: () => flusher.health().retainedEvents,
+    spooledEvents: () => spooledEvents,
+    pendingEvents: () => tally.stats().pendingEvents,
+    overflowedEvents: () => tally.stats().overflowedEvents,
+    pendingAnswers: gauges.pendingAnswers,
+    sessions: gauges.sessions,
+    heldBytes: () => gauges.meterMemory?.().heldBytes ?? 0,
+    bytesEvictions: () => gauges.meterMemory?.().evictedForBytes ?? 0,
+    lastFlushAt: () => flusher.health().lastFlushAt,
+    failedFlushes: () => flusher.health().failedFlushes,
+  });
+
+  let nonMcpRequests = 0;
+
+  return {
+    store,
+    storeError,
+    tally,
+    flusher,
+    metrics,
+    record(observation) {
+      tally.add(tallyEntryOf(observation));
+      metrics.countObservation(observation);
+    },
+    countNonMcp() {
+      nonMcpRequests += 1;
+      metrics.nonMcpRequests.inc();
+    },
+    get nonMcpRequests() {
+      return nonMcpRequests;
+    },
+    spoolPath,
+    get spooledEvents() {
+      return spooledEvents;
+    },
+    finish() {
+      if (flusher.stop()) return { spooled: 0, lost: 0 };
+      const { batch, events } = flusher.takeRetained();
+      try {
+        appendSpool(spoolPath, { batchId: randomUUID(), batch });
+        spooledEvents += events;
+        logger.warn({ spooled: events, spool: spoolPath }, `${events} counts written to the spool; the next start with a writable database stores them`);
+        return { spooled: events, lost: 0 };
+      } catch (error) {
+        logger.error({ err: error, lost: events, spool: spoolPath }, `${events} counts lost: the final flush failed and the spool could not be written`);
+        return { spooled: 0, lost: events };
+      }
+    },
+    installSecret() {
+      try {
+        if (store !== undefined) return getInstallSecret(store.db);
+      } catch (error) {
+        logger.warn({ err: error }, 'install secret unavailable; using a per-process one');
+      }
+      return randomBytes(32).toString('base64url');
+    },
+  };
+}
