@@ -24,7 +24,7 @@ const SETUPS: readonly { kind: ServerKind; label: string }[] = [
   { kind: 'sidecar-deny-out', label: 'deny plan, traffic out of scope' },
   { kind: 'sidecar-warn-in', label: 'warn plan, traffic in scope (headers added)' },
 ];
-const ROUNDS = Number(process.env.BENCH_POLICY_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_POLICY_ROUNDS ?? 6);
 const CONNECTIONS = 32;
 const INITIAL_WARMUP_SECONDS = 3;
 const WARMUP_SECONDS = 1;
