@@ -2,11 +2,12 @@
  * Run by `npx tsx bench/policy.ts` (compiled first, see run-compiled.ts): what the retirement
  * policy costs per request.
  * (a) `CompiledPolicy.decide` alone, ns per call: no plan, a warn plan in scope, a deny plan out of
- *     scope, three plans.
- * (b) The full sidecar three times over, side by side against one upstream, each in its own
- *     process: no plan; a deny plan whose scope the traffic is outside; a warn plan whose scope it
- *     is in (every answer gains three headers). Closed loop, setups alternated round by round; CPU
- *     µs per answer of each sidecar process, and each round's difference from the plain sidecar.
+ *     scope, three plans; and `decideExchange` on the bench request as the proxy calls it.
+ * (b) The full sidecar four times over, side by side against one upstream, each in its own
+ *     process: no plan, twice (the second is an A/A control); a deny plan whose scope the traffic
+ *     is outside; a warn plan whose scope it is in (every answer gains three headers). Closed
+ *     loop, setups alternated round by round; CPU µs per answer of each sidecar process, and each
+ *     round's difference from the first plain sidecar.
  */
 import { dirname } from 'node:path';
 import { appendResults, RESULTS_FILE } from './append-results.js';
@@ -19,8 +20,10 @@ import { runClosedLoop } from './run-closed-loop.js';
 import { runPolicyMicroBenchmarks } from './run-policy-micro.js';
 import { spawnServer, type ServerChild } from './spawn-server.js';
 
+// The second plain sidecar is the control: two processes running the same code differ by this much.
 const SETUPS: readonly { kind: ServerKind; label: string }[] = [
   { kind: 'sidecar', label: 'no plan' },
+  { kind: 'sidecar', label: 'no plan, a second process (control)' },
   { kind: 'sidecar-deny-out', label: 'deny plan, traffic out of scope' },
   { kind: 'sidecar-warn-in', label: 'warn plan, traffic in scope (headers added)' },
 ];
@@ -68,21 +71,22 @@ async function main(): Promise<void> {
 
   const upstream = await spawnServer('upstream');
   const children: ServerChild[] = [];
-  const cpu = new Map<ServerKind, number[]>(SETUPS.map((s) => [s.kind, []]));
-  const throughput = new Map<ServerKind, number[]>(SETUPS.map((s) => [s.kind, []]));
+  const cpu: number[][] = SETUPS.map(() => []);
+  const throughput: number[][] = SETUPS.map(() => []);
   try {
     for (const setup of SETUPS) children.push(await spawnServer(setup.kind, { upstream: upstream.url }));
     await checkSetups(children);
     for (const child of children) await measure(child, INITIAL_WARMUP_SECONDS);
     for (let round = 1; round <= ROUNDS; round += 1) {
       // Rotating the order spreads slow drift (neighbours on the machine) over every setup.
-      const order = children.map((_, i) => children[(i + round - 1) % children.length]!);
-      for (const child of order) {
+      const order = children.map((_, i) => (i + round - 1) % children.length);
+      for (const index of order) {
+        const child = children[index]!;
         await measure(child, WARMUP_SECONDS);
         const { requestsPerSecond, cpuMicros } = await measure(child, MEASURE_SECONDS);
-        cpu.get(child.kind)!.push(cpuMicros);
-        throughput.get(child.kind)!.push(requestsPerSecond);
-        log(`round ${round} ${child.kind.padEnd(16)} ${Math.round(requestsPerSecond).toString().padStart(6)} req/s ${cpuMicros.toFixed(2)} µs CPU/req`);
+        cpu[index]!.push(cpuMicros);
+        throughput[index]!.push(requestsPerSecond);
+        log(`round ${round} ${SETUPS[index]!.label.padEnd(44)} ${Math.round(requestsPerSecond).toString().padStart(6)} req/s ${cpuMicros.toFixed(2)} µs CPU/req`);
       }
     }
   } finally {
@@ -90,14 +94,14 @@ async function main(): Promise<void> {
     await upstream.stop();
   }
 
-  const plain = cpu.get('sidecar')!;
-  const rows = SETUPS.map(({ kind, label }) => {
-    const values = cpu.get(kind)!;
+  const plain = cpu[0]!;
+  const rows = SETUPS.map(({ label }, index) => {
+    const values = cpu[index]!;
     const perRound = values.map((v, i) => v - plain[i]!);
-    const diff = kind === 'sidecar' ? '–' : `${signed(median(perRound), 2)} (rounds: ${perRound.map((d) => signed(d, 2)).join(', ')})`;
-    return `| ${label} | ${Math.round(median(throughput.get(kind)!))} | ${median(values).toFixed(2)} | ${values.map((v) => v.toFixed(2)).join(', ')} | ${diff} |`;
+    const diff = index === 0 ? '–' : `${signed(median(perRound), 2)} (rounds: ${perRound.map((d) => signed(d, 2)).join(', ')})`;
+    return `| ${label} | ${Math.round(median(throughput[index]!))} | ${median(values).toFixed(2)} | ${values.map((v) => v.toFixed(2)).join(', ')} | ${diff} |`;
   });
-  // Round-to-round spread of the plain sidecar against itself: a difference smaller than this is noise.
+  // Round-to-round spread of the plain sidecar against itself.
   const noise = Math.max(...plain) - Math.min(...plain);
   const section = [
     `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — retirement policy cost per request (bench/policy.ts)`,
@@ -113,9 +117,9 @@ async function main(): Promise<void> {
     '',
     '### The sidecar with and without a plan',
     '',
-    `- The full sidecar (real SQLite file, 1 s flush) three times over against one upstream, each in its own process; the \`npm run bench\` request (modern 2026-07-28 \`tools/call\`, JSON answer); closed loop, ${CONNECTIONS} connections, ` +
-      `${INITIAL_WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds (order rotated) of ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured. Checked first: same status and body from all three, the plan in force, headers only from the warn plan.`,
-    '- CPU µs/req: user+system time of the sidecar process (all its threads; it starts no child process) over the measured phase, divided by the answers produced. Difference: each round\'s value minus the plain sidecar\'s in the same round; the median of those.',
+    `- The full sidecar (real SQLite file, 1 s flush) four times over against one upstream (two without a plan), each in its own process; the \`npm run bench\` request (modern 2026-07-28 \`tools/call\`, JSON answer); closed loop, ${CONNECTIONS} connections, ` +
+      `${INITIAL_WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds (order rotated) of ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s measured. Checked first: same status and body from all four, the plan in force, headers only from the warn plan.`,
+    '- CPU µs/req: user+system time of the sidecar process (all its threads; it starts no child process) over the measured phase, divided by the answers produced. Difference: each round\'s value minus the (first) plain sidecar\'s in the same round; the median of those. The second plain sidecar is an A/A control: what two processes running the same code differ by.',
     '',
     '| sidecar | req/s | CPU µs/req (median) | per round | vs no plan, µs/req |',
     '| --- | --- | --- | --- | --- |',
