@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { dayStart } from '../../server/analysis/plan-clock.js';
+import { createPolicyRefresher, type PolicyRefresher } from '../../server/cli/policy-refresher.js';
+import { createLogger } from '../../server/lib/create-logger.js';
+import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
+import { updatePlan } from '../../server/store/update-plan.js';
+import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
+
+const START = dayStart('2027-03-12') + 12 * 3_600_000;
+const LEGACY = { era: 'legacy', transport: 'streamable-http', version: '2025-06-18' } as const;
+
+const planInput = (overrides: Partial<PlanInput> = {}): PlanInput => ({
+  name: 'Retire legacy', scopeKind: 'era', scopeValue: 'legacy', announceDate: '2027-01-01', retireDate: '2027-03-01', targetShare: 0.005, basis: 'work-requests',
+  policyUrl: 'https://example.com/policy', brownouts: [], action: 'warn', blockNewCallersFrom: null, quietDays: 30, gate: null, exemptions: [], declaredKey: null, ...overrides,
+});
+
+describe('createPolicyRefresher', () => {
+  let db: TempDatabase;
+  let clock: number;
+  let refresher: PolicyRefresher;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    db = openTempDatabase();
+    clock = START;
+    refresher = createPolicyRefresher({ db: db.store.db, now: () => clock, supportedVersions: ['2026-07-28'], logger: createLogger('silent') });
+  });
+  afterEach(() => {
+    refresher.stop();
+    vi.useRealTimers();
+    db.dispose();
+  });
+
+  const advance = (ms: number) => {
+    clock += ms;
+    vi.advanceTimersByTime(ms);
+  };
+
+  test('a plan written to the store by anyone is in force at the next check', () => {
+    refresher.start();
+    expect(refresher.current().enforcing).toBe(false);
+    const plan = insertPlan(db.store.db, planInput(), clock);
+    advance(1_000);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).headers).toContain('Deprecation');
+    updatePlan(db.store.db, plan.id, { action: 'deny' }, clock);
+    advance(1_000);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
+    expect(refresher.health()).toMatchObject({ enforcingPlans: 1, lastError: null });
+  });
+
+  test('with no change the table is still rebuilt at least every 5 s, so gates follow the traffic', () => {
+    refresher.start();
+    const first = refresher.current();
+    advance(4_000);
+    expect(refresher.current()).toBe(first);
+    advance(1_000);
+    expect(refresher.current()).not.toBe(first);
+    expect(refresher.current().compiledAt).toBe(clock);
+  });
+
+  test('a rebuild that fails keeps the table in force and reports why', () => {
+    insertPlan(db.store.db, planInput({ action: 'deny' }), clock);
+    refresher.start();
+    const inForce = refresher.current();
+    db.store.db.$client.exec('DROP TABLE plan_exemptions');
+    refresher.refresh();
+    expect(refresher.current()).toBe(inForce);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
+    expect(refresher.health().lastError).toMatch(/plan_exemptions/);
+  });
+});
