@@ -61,7 +61,7 @@ describe('createPolicyRefresher', () => {
     insertPlan(db.store.db, planInput({ action: 'deny' }), clock);
     refresher.start();
     const inForce = refresher.current();
-    db.store.db.$client.exec('DROP TABLE plan_exemptions');
+    db.store.sqlite.exec('DROP TABLE plan_exemptions');
     refresher.refresh();
     expect(refresher.current()).toBe(inForce);
     expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
