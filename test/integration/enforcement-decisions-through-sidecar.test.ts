@@ -134,6 +134,33 @@ describe('enforcement decisions on real SDK peers through the sidecar', () => {
     expect(await wouldBlock(service)).toBe(markedTotal);
   });
 
+  test('a warn plan\'s headers are on streamed answers too: an SSE answer and a session\'s GET stream', async () => {
+    peer = await startV1SessionServer();
+    service = await startTestService(new URL(peer.origin), { enforcement });
+    const retireDate = day(45);
+    await send(service, 'POST', '/api/v1/plans', legacyPlan({ action: 'warn', retireDate }));
+    const url = new URL('/mcp', service.sidecarUrl);
+    const sunset = new Date(`${retireDate}T00:00:00Z`).toUTCString();
+    const initialize = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } }),
+    });
+    expect(initialize.headers.get('content-type')).toContain('text/event-stream');
+    expect(initialize.headers.get('sunset')).toBe(sunset);
+    expect(initialize.headers.get('link')).toBe(`<${POLICY_URL}>; rel="sunset"`);
+    expect(await initialize.text()).toContain('"protocolVersion"');
+    const sessionId = initialize.headers.get('mcp-session-id')!;
+    const sessionHeaders = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...sessionHeaders }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream', ...sessionHeaders }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('sunset')).toBe(sunset);
+    controller.abort();
+    await fetch(url, { method: 'DELETE', headers: sessionHeaders }).then((r) => r.text());
+  });
+
   test('block-new: a caller with served work in scope before the date passes, a new one is refused', async () => {
     peer = await startV1SessionServer();
     service = await startTestService(new URL(peer.origin), { identity, enforcement });
