@@ -1,4 +1,5 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -6,6 +7,7 @@ import { createTallyWriter } from '../../server/store/write-tally-batch.js';
 import { CLIENT_INFO, textOf } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
+import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
@@ -50,6 +52,28 @@ async function v1HttpAdd(url: URL, caller?: string): Promise<string> {
   } finally {
     await client.close();
   }
+}
+
+/** A v1 HTTP+SSE client: open the stream, call `add`, close. */
+async function v1SseAdd(url: URL): Promise<string> {
+  const client = new V1Client(CLIENT_INFO);
+  await client.connect(new V1SseTransport(url));
+  try {
+    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
+  } finally {
+    await client.close();
+  }
+}
+
+/** Waits until `read` reaches `count` (a closed stream is counted when the sidecar sees it end), then answers what it read. */
+async function settledCount(read: () => Promise<number>, count: number): Promise<number> {
+  const giveUpAt = Date.now() + 5_000;
+  let value = await read();
+  while (value < count && Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }
 
 async function v2Add(url: URL): Promise<string> {
@@ -132,6 +156,25 @@ describe('enforcement decisions on real SDK peers through the sidecar', () => {
     expect(blocked).toEqual({ initialize: firstRequestsMarked });
     expect(await trafficTotals(service, 'integration', { outcome: 'blocked' })).toEqual({ anonymous: 2, 'partner-b': 1 });
     expect(await wouldBlock(service)).toBe(markedTotal);
+  });
+
+  test('HTTP+SSE: a dry run marks each stream opening that deny then answers 410', async () => {
+    peer = await startV1SseServer();
+    service = await startTestService(new URL(peer.origin), { enforcement });
+    const url = new URL('/sse', service.sidecarUrl);
+    const plan = await send(service, 'POST', '/api/v1/plans', { ...legacyPlan({ action: 'dryrun', retireDate: day(-1) }), scope: { kind: 'transport', value: 'http+sse' } });
+    expect([await outcome(() => v1SseAdd(url)), await outcome(() => v1SseAdd(url))]).toEqual(['3', '3']);
+    const openings = await settledCount(() => wouldBlock(service!, { method: 'GET' }), 2);
+    expect(openings).toBe(2);
+    expect(await wouldBlock(service, { method: 'tools/call' })).toBe(2);
+
+    await send(service, 'PATCH', `/api/v1/plans/${plan.id}`, { action: 'deny' });
+    for (let i = 0; i < 2; i += 1) {
+      let refusal: Error | undefined;
+      await v1SseAdd(url).catch((error: Error) => (refusal = error));
+      expect(refusal?.message).toContain('410');
+    }
+    expect(await trafficTotals(service, 'method', { outcome: 'blocked' })).toEqual({ GET: openings });
   });
 
   test('a warn plan\'s headers are on streamed answers too: an SSE answer and a session\'s GET stream', async () => {
