@@ -13,12 +13,16 @@ const HEADER = [
   '- `npm run bench` (bench/run.ts, about 4 minutes): direct vs bare proxy vs sidecar, JSON and SSE,',
   '  max throughput and fixed rate, plus classifier and metering micro-benchmarks.',
   '- `npx tsx bench/breakdown.ts` (about 2.5 minutes): the sidecar\'s CPU per request split by layer.',
+  '- `npx tsx bench/policy.ts` (also the last step of `npm run bench`, about 2 minutes): the retirement',
+  '  policy\'s cost per request, decide() alone and the sidecar with and without a plan side by side.',
   '- `npm run soak` (bench/soak.ts, about 1–1.5 minutes): hostile-input fuzz, 10⁵ distinct identities, and',
   '  SIGKILL under steady traffic, against the sidecar in a child process.',
   '',
   '`BENCH_CPU_PROFILE=1 BENCH_ROUNDS=1 npm run bench` profiles both proxies and prints their hot spots',
   '(not recorded). Shorter smoke runs: `BENCH_ROUNDS`, `BENCH_CLOSED_SECONDS`, `BENCH_OPEN_SECONDS`, … (see',
   'bench/bench-settings.ts); they are not recorded unless `BENCH_RECORD=1`.',
+  '`BENCH_OUT_DIR` compiles the benchmarks somewhere other than `node_modules/.cache/` (a folder from',
+  'which `node_modules` resolves), for checkouts that share one `node_modules`.',
   '',
 ].join('\n');
 

@@ -3,8 +3,10 @@
 /**
  * `proxy-unmetered` and `proxy-unrecorded` are the sidecar's reverse proxy with parts of the
  * metering taken away; bench/breakdown.ts uses them to split the sidecar's cost.
+ * `sidecar-deny-out` and `sidecar-warn-in` are the full sidecar with one retirement plan (see
+ * bench-plans.ts); bench/policy.ts compares them with the plain sidecar.
  */
-export type ServerKind = 'upstream' | 'bare' | 'sidecar' | 'proxy-unmetered' | 'proxy-unrecorded';
+export type ServerKind = 'upstream' | 'bare' | 'sidecar' | 'sidecar-deny-out' | 'sidecar-warn-in' | 'proxy-unmetered' | 'proxy-unrecorded';
 
 export type ChildRequest = { type: 'stats' } | { type: 'stop' };
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TSCONFIG = fileURLToPath(new URL('./tsconfig.compiled.json', import.meta.url));
-const OUT_DIR = fileURLToPath(new URL('../node_modules/.cache/mcp-sunset-bench/', import.meta.url));
+// BENCH_OUT_DIR puts a checkout's build elsewhere (it must sit where node_modules resolves), so two
+// checkouts sharing one node_modules do not run each other's code.
+const OUT_DIR = process.env.BENCH_OUT_DIR ?? fileURLToPath(new URL('../node_modules/.cache/mcp-sunset-bench/', import.meta.url));
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -18,7 +20,7 @@ const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
 export async function runCompiled(name: string): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   process.stderr.write('compiling server/ and bench/ with tsc…\n');
-  const build = spawnSync(process.execPath, [tsc, '-p', TSCONFIG], { stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [tsc, '-p', TSCONFIG, '--outDir', OUT_DIR, '--tsBuildInfoFile', join(OUT_DIR, '.tsbuildinfo')], { stdio: 'inherit' });
   // Type errors elsewhere (work in progress) still emit; only a failure to emit at all stops us.
   if (build.status !== 0) process.stderr.write(`tsc exited ${build.status}; running what it emitted\n`);
   // The output sits under node_modules/, where Node stops looking for the project's "type": "module".

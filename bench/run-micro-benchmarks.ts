@@ -23,7 +23,7 @@ const WARMUP_MS = 150;
 let sink = 0;
 
 /** Median ns/op over several timed batches, after a warm-up long enough for the optimizing JIT. */
-function measure(name: string, op: (i: number) => number): MicroResult {
+export function measure(name: string, op: (i: number) => number): MicroResult {
   let i = 0;
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) for (let k = 0; k < 100; k += 1) sink += op(i++);

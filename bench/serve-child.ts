@@ -48,8 +48,11 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
       const { createProxyVariant } = await import('./create-proxy-variant.js');
       return serve(createProxyVariant(requireUpstream(kind, upstream), kind === 'proxy-unmetered' ? 'unmetered' : 'unrecorded'));
     }
-    case 'sidecar': {
-      const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream));
+    case 'sidecar':
+    case 'sidecar-deny-out':
+    case 'sidecar-warn-in': {
+      const plan = kind === 'sidecar' ? undefined : (await import('./bench-plans.js')).BENCH_PLANS[kind](Date.now());
+      const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream), plan);
       return { url: sidecar.url, stop: () => sidecar.stop(), health: () => ({ ...sidecar.service.health() }) };
     }
   }

@@ -14,14 +14,20 @@ export interface BenchSidecar {
 
 /**
  * The sidecar exactly as `serve` composes it (proxy, tally, 1 s flusher, API), on a real SQLite
- * file: the flushes during a run are part of the cost being measured.
+ * file: the flushes during a run are part of the cost being measured. A plan, when given, is
+ * created through the API as an operator would, and is in force before this returns.
  */
-export async function startSidecar(upstream: URL): Promise<BenchSidecar> {
+export async function startSidecar(upstream: URL, plan?: Record<string, unknown>): Promise<BenchSidecar> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-bench-'));
   const config = loadConfig({
     flags: { listen: '127.0.0.1:0', dashboard: '127.0.0.1:0', db: join(dir, 'bench.db'), node: 'bench', logLevel: 'silent' },
   });
   const service = await startService({ config, upstream, logger: createLogger('silent') });
+  if (plan !== undefined) {
+    const response = await fetch(new URL('/api/v1/plans', service.apiUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) });
+    if (response.status !== 201) throw new Error(`the bench plan was refused: ${await response.text()}`);
+    if (service.health().policy.enforcingPlans !== 1) throw new Error('the bench plan is not in force');
+  }
   return {
     url: service.sidecarUrl,
     service,

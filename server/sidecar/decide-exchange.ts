@@ -13,8 +13,9 @@ const PASSED: ExchangeDecision = Object.freeze({ decision: PASS, refused: undefi
 
 /**
  * The policy's decision for one exchange: it is refused whole when any request (or stream
- * opening) in it is refused, since one HTTP answer carries them all; otherwise the first decision
- * that marks or announces stands.
+ * opening) in it is refused, since one HTTP answer carries them all. Otherwise it is would-block
+ * when a dry run would refuse any of them (as deny would refuse the whole exchange), and carries
+ * the first announcing headers.
  */
 export function decideExchange(policy: CompiledPolicy, classification: HttpRequestClassification, integration: string, now: number): ExchangeDecision {
   let found: PolicyDecision = PASS;
@@ -24,6 +25,9 @@ export function decideExchange(policy: CompiledPolicy, classification: HttpReque
     const decision = policy.decide(shape, integration, now);
     if (decision.refusedBy !== null) return { decision, refused: message };
     if (found === PASS) found = decision;
+    else if ((decision.wouldBlock && !found.wouldBlock) || (decision.headers.length > 0 && found.headers.length === 0)) {
+      found = { ...found, wouldBlock: found.wouldBlock || decision.wouldBlock, headers: found.headers.length > 0 ? found.headers : decision.headers };
+    }
   }
   return found === PASS ? PASSED : { decision: found, refused: undefined };
 }

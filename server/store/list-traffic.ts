@@ -23,6 +23,8 @@ export interface TrafficSeries {
   totals: Record<string, number>;
   /** Requests whose modern headers disagreed with their body, within the same filters. */
   claimMismatches: number;
+  /** Requests a plan in dry run would have refused (they were served), within the same filters. */
+  wouldBlock: number;
 }
 
 const TABLES: Readonly<Record<Bucket, TrafficTable>> = {
@@ -42,7 +44,7 @@ export function listTraffic(db: Db, query: TrafficQuery): TrafficSeries {
   }
   const group = table[query.groupBy];
   const rows = db
-    .select({ start: table.bucketStart, group, count: sql<number>`sum(${table.count})`, mismatches: sql<number>`sum(${table.mismatchCount})` })
+    .select({ start: table.bucketStart, group, count: sql<number>`sum(${table.count})`, mismatches: sql<number>`sum(${table.mismatchCount})`, wouldBlock: sql<number>`sum(${table.wouldBlockCount})` })
     .from(table)
     .where(and(...conditions))
     .groupBy(table.bucketStart, group)
@@ -53,11 +55,13 @@ export function listTraffic(db: Db, query: TrafficQuery): TrafficSeries {
   for (let start = first; start < query.to; start += BUCKET_MS[query.bucket]) byStart.set(start, countsRecord());
   const totals = countsRecord();
   let claimMismatches = 0;
+  let wouldBlock = 0;
   for (const row of rows) {
     const counts = byStart.get(row.start);
     if (counts !== undefined) counts[row.group] = (counts[row.group] ?? 0) + row.count;
     totals[row.group] = (totals[row.group] ?? 0) + row.count;
     claimMismatches += row.mismatches;
+    wouldBlock += row.wouldBlock;
   }
   return {
     bucket: query.bucket,
@@ -67,6 +71,7 @@ export function listTraffic(db: Db, query: TrafficQuery): TrafficSeries {
     series: [...byStart].map(([start, counts]) => ({ start: new Date(start).toISOString(), counts })),
     totals,
     claimMismatches,
+    wouldBlock,
   };
 }
 

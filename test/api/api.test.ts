@@ -52,6 +52,7 @@ describe('the HTTP API', () => {
       ],
       totals: { modern: 7, legacy: 7, unknown: 1 },
       claimMismatches: 1,
+      wouldBlock: 0,
     });
   });
 

@@ -1,82 +1,70 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPolicyRefresher } from '../../server/cli/policy-refresher.js';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { dayStart } from '../../server/analysis/plan-clock.js';
+import { createPolicyRefresher, type PolicyRefresher } from '../../server/cli/policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
 import { updatePlan } from '../../server/store/update-plan.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 
-const NOW = Date.UTC(2027, 0, 15, 12);
+const START = dayStart('2027-03-12') + 12 * 3_600_000;
+const LEGACY = { era: 'legacy', transport: 'streamable-http', version: '2025-06-18' } as const;
 
-const plan = (overrides: Partial<PlanInput> = {}): PlanInput => ({
-  name: 'Retire legacy',
-  scopeKind: 'era',
-  scopeValue: 'legacy',
-  announceDate: '2026-10-01',
-  retireDate: '2027-03-01',
-  targetShare: 0.005,
-  basis: 'work-requests',
-  policyUrl: 'https://example.com/policy',
-  brownouts: [],
-  action: 'deny',
-  blockNewCallersFrom: null,
-  quietDays: 30,
-  gate: null,
-  exemptions: [],
-  declaredKey: null,
-  ...overrides,
+const planInput = (overrides: Partial<PlanInput> = {}): PlanInput => ({
+  name: 'Retire legacy', scopeKind: 'era', scopeValue: 'legacy', announceDate: '2027-01-01', retireDate: '2027-03-01', targetShare: 0.005, basis: 'work-requests',
+  policyUrl: 'https://example.com/policy', brownouts: [], action: 'warn', blockNewCallersFrom: null, quietDays: 30, gate: null, exemptions: [], declaredKey: null, ...overrides,
 });
 
-const legacy = { era: 'legacy', transport: 'streamable-http', version: '2025-11-25' } as const;
-
-describe('the policy refresher', () => {
-  let temp: TempDatabase;
-  let now = NOW;
+describe('createPolicyRefresher', () => {
+  let db: TempDatabase;
+  let clock: number;
+  let refresher: PolicyRefresher;
   beforeEach(() => {
-    temp = openTempDatabase();
-    now = NOW;
+    vi.useFakeTimers();
+    db = openTempDatabase();
+    clock = START;
+    refresher = createPolicyRefresher({ db: db.store.db, now: () => clock, supportedVersions: ['2026-07-28'], logger: createLogger('silent') });
   });
-  afterEach(() => temp.dispose());
-
-  const refresher = () => createPolicyRefresher({ db: temp.store.db, now: () => now, supportedVersions: ['2026-07-28'], logger: createLogger('silent'), checkEveryMs: 60_000 });
-
-  test('compiles the stored plans with the stored version, and only plans that act', () => {
-    insertPlan(temp.store.db, plan({ action: 'observe', name: 'watch only' }), NOW);
-    insertPlan(temp.store.db, plan(), NOW);
-    const policy = refresher();
-    policy.refresh();
-    expect(policy.current().version).toBe(2);
-    expect(policy.current().plans.map((p) => p.name)).toEqual(['Retire legacy']);
-    expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, lastError: null });
+  afterEach(() => {
+    refresher.stop();
+    vi.useRealTimers();
+    db.dispose();
   });
 
-  test('a change to a plan is in force after the next refresh', () => {
-    const { id } = insertPlan(temp.store.db, plan(), NOW);
-    const policy = refresher();
-    policy.refresh();
-    expect(policy.current().decide(legacy, 'anonymous', NOW).refusedBy).toBeNull();
-    updatePlan(temp.store.db, id, { retireDate: '2027-01-01' }, NOW);
-    policy.refresh();
-    expect(policy.current().decide(legacy, 'anonymous', NOW).cause).toBe('cut');
-    expect(policy.current().version).toBe(2);
+  const advance = (ms: number) => {
+    clock += ms;
+    vi.advanceTimersByTime(ms);
+  };
+
+  test('a plan written to the store by anyone is in force at the next check', () => {
+    refresher.start();
+    expect(refresher.current().enforcing).toBe(false);
+    const plan = insertPlan(db.store.db, planInput(), clock);
+    advance(1_000);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).headers).toContain('Deprecation');
+    updatePlan(db.store.db, plan.id, { action: 'deny' }, clock);
+    advance(1_000);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
+    expect(refresher.health()).toMatchObject({ enforcingPlans: 1, lastError: null });
   });
 
-  test('a rebuild that fails keeps the table in force and says why', () => {
-    insertPlan(temp.store.db, plan({ retireDate: '2027-01-01' }), NOW);
-    const policy = refresher();
-    policy.refresh();
-    const inForce = policy.current();
-    temp.store.sqlite.exec('DROP TABLE plan_exemptions');
-    policy.refresh();
-    expect(policy.current()).toBe(inForce);
-    expect(policy.current().decide(legacy, 'anonymous', NOW).cause).toBe('cut');
-    expect(policy.health().lastError).toMatch(/plan_exemptions/);
+  test('with no change the table is still rebuilt at least every 5 s, so gates follow the traffic', () => {
+    refresher.start();
+    const first = refresher.current();
+    advance(4_000);
+    expect(refresher.current()).toBe(first);
+    advance(1_000);
+    expect(refresher.current()).not.toBe(first);
+    expect(refresher.current().compiledAt).toBe(clock);
   });
 
-  test('without a store nothing is enforced', () => {
-    const policy = createPolicyRefresher({ db: undefined, now: () => now, supportedVersions: undefined, logger: createLogger('silent') });
-    policy.start();
-    expect(policy.current().enforcing).toBe(false);
-    expect(policy.health()).toMatchObject({ version: 0, compiledAt: null, enforcingPlans: 0 });
-    policy.stop();
+  test('a rebuild that fails keeps the table in force and reports why', () => {
+    insertPlan(db.store.db, planInput({ action: 'deny' }), clock);
+    refresher.start();
+    const inForce = refresher.current();
+    db.store.sqlite.exec('DROP TABLE plan_exemptions');
+    refresher.refresh();
+    expect(refresher.current()).toBe(inForce);
+    expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
+    expect(refresher.health().lastError).toMatch(/plan_exemptions/);
   });
 });

@@ -21,7 +21,7 @@ describe('listTraffic', () => {
     db = openTempDatabase();
     createTallyWriter(db.store.db)({
       cells: [
-        trafficCell({ minute: NOON, era: 'legacy', method: 'tools/call', count: 3, mismatchCount: 0 }),
+        trafficCell({ minute: NOON, era: 'legacy', method: 'tools/call', count: 3, mismatchCount: 0, wouldBlockCount: 2 }),
         trafficCell({ minute: NOON, era: 'modern', reason: 'modern-meta', version: '2026-07-28', method: 'tools/call', count: 5, mismatchCount: 2 }),
         trafficCell({ minute: NOON + 2 * MINUTE, era: 'legacy', transport: 'http+sse', reason: 'sse-message', method: 'tools/call2', count: 7 }),
         trafficCell({ minute: NOON + 2 * MINUTE, era: 'unknown', reason: 'invalid-json', method: '(unparsed)', integration: 'anonymous', node: 'node-2', count: 1 }),
@@ -49,6 +49,7 @@ describe('listTraffic', () => {
       ],
       totals: { legacy: 10, modern: 5, unknown: 1 },
       claimMismatches: 2,
+      wouldBlock: 2,
     });
   });
 
@@ -60,7 +61,7 @@ describe('listTraffic', () => {
   });
 
   test('an empty range answers no buckets and no totals', () => {
-    expect(listTraffic(db.store.db, query({ from: NOON, to: NOON }))).toMatchObject({ series: [], totals: {}, claimMismatches: 0 });
+    expect(listTraffic(db.store.db, query({ from: NOON, to: NOON }))).toMatchObject({ series: [], totals: {}, claimMismatches: 0, wouldBlock: 0 });
   });
 
   test.each([
@@ -80,6 +81,13 @@ describe('listTraffic', () => {
   test('counts claim mismatches within the same filters', () => {
     expect(listTraffic(db.store.db, query({ filters: { era: 'legacy' } })).claimMismatches).toBe(0);
     expect(listTraffic(db.store.db, query({ filters: { era: 'modern' } })).claimMismatches).toBe(2);
+  });
+
+  test('counts would-block requests within the same filters', () => {
+    createTallyWriter(db.store.db)({ cells: [trafficCell({ minute: NOON + MINUTE, era: 'legacy', transport: 'http+sse', reason: 'sse-message', count: 4, wouldBlockCount: 3 })], integrations: [] });
+    expect(listTraffic(db.store.db, query()).wouldBlock).toBe(5);
+    expect(listTraffic(db.store.db, query({ filters: { transport: 'http+sse' } })).wouldBlock).toBe(3);
+    expect(listTraffic(db.store.db, query({ filters: { era: 'modern' } })).wouldBlock).toBe(0);
   });
 
   test.each([
