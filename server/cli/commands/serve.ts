@@ -39,6 +39,13 @@ function selfCommand(): string {
  */
 export async function runServe(operatorConfig: Readonly<Config>, options: { demo: boolean }): Promise<void> {
   const logger = createLogger(operatorConfig.logLevel);
+  // Listening from the first moment: a signal during a slow start (the demo seeds months of history)
+  // waits for the start to finish and then stops cleanly, instead of killing the process mid-write.
+  let stop: ((signal: string) => Promise<void>) | undefined;
+  let requested: string | undefined;
+  const onSignal = (signal: string) => (stop === undefined ? (requested ??= signal) : void stop(signal));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   const demo = options.demo || operatorConfig.upstream === undefined;
   const config = demo ? { ...operatorConfig, identity: withDemoIdentity(operatorConfig.identity) } : operatorConfig;
   const demoServer = demo ? await startDemoServer() : undefined;
@@ -72,7 +79,7 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
   );
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: flushing counts');
@@ -84,6 +91,5 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
     // Counts neither stored nor spooled were logged with their number; the exit status says so too.
     process.exit(lost > 0 ? 1 : 0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  if (requested !== undefined) void stop(requested);
 }
