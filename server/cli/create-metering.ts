@@ -3,6 +3,9 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
+import { redactStoreError } from '../lib/redact-store-error.js';
+import { redactStoreLocation } from '../lib/redact-store-location.js';
+import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
 import { getInstallSecret } from '../store/get-install-secret.js';
@@ -56,8 +59,9 @@ function openStoreSafely(path: string, logger: Logger): { store: Store | undefin
     return { store: openDatabase(path), error: undefined };
   } catch (error) {
     // Traffic must flow even when the database cannot be opened; counts are then dropped, visibly.
-    logger.error({ err: error, db: path }, 'database unavailable; traffic continues without storage');
-    return { store: undefined, error: error instanceof Error ? error.message : String(error) };
+    const safe = redactStoreError(error, path);
+    logger.error({ err: safe, db: redactStoreLocation(path) }, 'database unavailable; traffic continues without storage');
+    return { store: undefined, error: safe.message };
   }
 }
 
@@ -86,7 +90,12 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
     sink: {
       write(batch) {
         if (writeBatch === undefined) throw new Error(`database unavailable: ${storeError}`);
-        writeBatch(batch);
+        try {
+          writeBatch(batch);
+        } catch (error) {
+          // The flush error is logged and shown on /healthz; a driver may quote its connection string in it.
+          throw redactStoreError(error, config.db);
+        }
       },
     },
     onError: (error, context) => {
@@ -95,23 +104,25 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
         : context.droppedEvents > 0
           ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts`
           : 'flush failed; counts kept for retry';
-      logger.warn({ err: error, ...context }, words);
+      logger.warn({ err: redactStoreError(error, config.db), ...context }, words);
     },
   });
   const spoolPath = resolve(config.spoolPath ?? `${store?.path ?? config.db}.spool`);
+  // Derived from the location, so it may carry its secrets.
+  const spoolShown = redactStoreSecrets(spoolPath, config.db);
   let spooledEvents = 0;
   if (store !== undefined && writeBatch !== undefined) {
     try {
       const replay = replaySpool(store, spoolPath, writeBatch, now());
-      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolPath }, 'spooled counts written to the database');
+      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolShown }, 'spooled counts written to the database');
     } catch (error) {
-      logger.warn({ err: error, spool: spoolPath }, 'spooled counts could not be written yet; they stay in the spool');
+      logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spooled counts could not be written yet; they stay in the spool');
     }
   }
   try {
     spooledEvents = readSpool(spoolPath).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0);
   } catch (error) {
-    logger.warn({ err: error, spool: spoolPath }, 'spool unreadable');
+    logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spool unreadable');
   }
   const metrics = createMetrics({
     droppedEvents: () => flusher.health().droppedEvents,
@@ -156,10 +167,10 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
       try {
         appendSpool(spoolPath, { batchId: randomUUID(), batch });
         spooledEvents += events;
-        logger.warn({ spooled: events, spool: spoolPath }, `${events} counts written to the spool; the next start with a writable database stores them`);
+        logger.warn({ spooled: events, spool: spoolShown }, `${events} counts written to the spool; the next start with a writable database stores them`);
         return { spooled: events, lost: 0 };
       } catch (error) {
-        logger.error({ err: error, lost: events, spool: spoolPath }, `${events} counts lost: the final flush failed and the spool could not be written`);
+        logger.error({ err: redactStoreError(error, config.db), lost: events, spool: spoolShown }, `${events} counts lost: the final flush failed and the spool could not be written`);
         return { spooled: 0, lost: events };
       }
     },
@@ -167,7 +178,7 @@ export function createMetering(config: Readonly<Config>, logger: Logger, now: ()
       try {
         if (store !== undefined) return getInstallSecret(store.db);
       } catch (error) {
-        logger.warn({ err: error }, 'install secret unavailable; using a per-process one');
+        logger.warn({ err: redactStoreError(error, config.db) }, 'install secret unavailable; using a per-process one');
       }
       return randomBytes(32).toString('base64url');
     },
