@@ -20,7 +20,8 @@ export interface AlertRunnerDeps {
   db: Db;
   now: () => number;
   thresholds: TrendThresholds;
-  settings: Config['alerts'];
+  /** Whether a schedule runs it is the caller's business. */
+  settings: Omit<Config['alerts'], 'scheduled'>;
   /**
    * The flusher's health, read before `beforeRead` so a flush made for the run cannot hide a stall.
    * Absent where nothing is metered: metering-loss is then not judged here.

@@ -4,18 +4,18 @@ import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
 import { redactStoreError } from '../lib/redact-store-error.js';
-import { redactStoreLocation } from '../lib/redact-store-location.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
 import { getInstallSecret } from '../store/get-install-secret.js';
-import { openDatabase, type Store } from '../store/open-database.js';
+import type { Store } from '../store/open-database.js';
 import { replaySpool } from '../store/replay-spool.js';
 import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
 import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import { Tally } from '../tally/tally.js';
+import { openStoreSafely } from './open-store-safely.js';
 import { syncConfigPlans } from './sync-config-plans.js';
 
 export interface Metering {
@@ -54,24 +54,13 @@ export interface MeteringGaugeSources {
   meterMemory?: () => { heldBytes: number; evictedForBytes: number };
 }
 
-function openStoreSafely(path: string, logger: Logger): { store: Store | undefined; error: string | undefined } {
-  try {
-    return { store: openDatabase(path), error: undefined };
-  } catch (error) {
-    // Traffic must flow even when the database cannot be opened; counts are then dropped, visibly.
-    const safe = redactStoreError(error, path);
-    logger.error({ err: safe, db: redactStoreLocation(path) }, 'database unavailable; traffic continues without storage');
-    return { store: undefined, error: safe.message };
-  }
-}
-
 /**
  * The counting pipeline every sidecar form shares: observation → tally → flusher → SQLite, plus
  * the Prometheus counters. Opening the store may fail; counting then goes on and the flusher
  * reports what it had to drop.
  */
 export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources): Metering {
-  const { store, error: storeError } = openStoreSafely(config.db, logger);
+  const { store, error: storeError } = openStoreSafely(config.db, logger, 'traffic continues without storage');
   if (store !== undefined) syncConfigPlans(store, config, logger, now());
   const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
   const tally = new Tally({

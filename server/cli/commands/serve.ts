@@ -7,6 +7,7 @@ import { measureDemoHistoryDay } from '../../demo/measure-demo-history-day.js';
 import { seedDemoHistory } from '../../demo/seed-demo-history.js';
 import { withDemoIdentity } from '../../demo/with-demo-identity.js';
 import { createLogger } from '../../lib/create-logger.js';
+import { redactStoreLocation } from '../../lib/redact-store-location.js';
 import { createCallerIdentifier } from '../../sidecar/identify-caller.js';
 import { getInstallSecret } from '../../store/get-install-secret.js';
 import { startService } from '../start-service.js';
@@ -65,7 +66,7 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
       `  dashboard: ${api}/`,
       `  counts:  ${api}/api/v1/traffic?bucket=minute&groupBy=era`,
       `  health:  ${api}/healthz    metrics: ${api}/metrics`,
-      `  summary: ${selfCommand()} report --db ${config.db}`,
+      `  summary: ${selfCommand()} report --db ${redactStoreLocation(config.db)}`,
       '  stop with Ctrl-C (counts are flushed first)',
       '',
     ].join('\n'),
