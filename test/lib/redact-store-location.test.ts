@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { findStoreSecrets } from '../../server/lib/find-store-secrets.js';
-import { redactStoreError } from '../../server/lib/redact-store-error.js';
 import { redactStoreLocation } from '../../server/lib/redact-store-location.js';
-import { redactStoreSecrets } from '../../server/lib/redact-store-secrets.js';
 
 describe('redactStoreLocation', () => {
   test('leaves file paths alone, relative, absolute, Windows and in-memory', () => {
@@ -51,38 +49,5 @@ describe('redactStoreLocation', () => {
       expect(shown, location).not.toMatch(/pw|p w/i);
       expect(shown, location).toContain('***');
     }
-  });
-});
-
-describe('redactStoreSecrets', () => {
-  const location = 'postgres://sunset:p%40ss%3Aword@db:5432/mcp?password=alt';
-
-  test('masks the whole location, and the password raw or decoded wherever a message repeats it', () => {
-    const message = `connect ${location} failed: password authentication failed for "sunset" using "p@ss:word" (p%40ss%3Aword), fallback alt`;
-    const shown = redactStoreSecrets(message, location);
-    expect(shown).toBe('connect postgres://sunset:***@db:5432/mcp?password=*** failed: password authentication failed for "sunset" using "***" (***), fallback ***');
-  });
-
-  test('changes nothing when the location is a path', () => {
-    const path = '/srv/mcp/sunset.db';
-    expect(redactStoreSecrets(`no database at ${path}`, path)).toBe(`no database at ${path}`);
-  });
-
-  test('masks a quoted libpq password given unquoted in the text', () => {
-    expect(redactStoreSecrets("auth failed for 'two words' and two words", "host=db password='two words'")).toBe('auth failed for *** and ***');
-  });
-});
-
-describe('redactStoreError', () => {
-  test('masks message and stack, keeps name and code, and wraps what is not an Error', () => {
-    const location = 'postgres://u:hunter22@db/mcp';
-    const thrown = Object.assign(new TypeError(`cannot reach ${location}`), { code: 'ECONNREFUSED' });
-    const safe = redactStoreError(thrown, location);
-    expect(safe.message).toBe('cannot reach postgres://u:***@db/mcp');
-    expect(safe.stack).not.toContain('hunter22');
-    expect(safe.stack).toContain('postgres://u:***@db/mcp');
-    expect(safe.name).toBe('TypeError');
-    expect((safe as Error & { code?: string }).code).toBe('ECONNREFUSED');
-    expect(redactStoreError('hunter22 rejected', location).message).toBe('*** rejected');
   });
 });
