@@ -19,3 +19,12 @@ describe('redactStoreSecrets', () => {
     expect(redactStoreSecrets("auth failed for 'two words' and two words", "host=db password='two words'")).toBe('auth failed for *** and ***');
   });
 });
+
+describe('redactStoreSecrets on log lines', () => {
+  test('masks a password as a JSON string escapes it', () => {
+    const location = 'postgres://u:pa%22ss%5Cword@db/mcp';
+    const line = JSON.stringify({ msg: 'auth failed', detail: 'password pa"ss\\word rejected' });
+    expect(line).toContain('pa\\"ss\\\\word');
+    expect(redactStoreSecrets(line, location)).toBe(JSON.stringify({ msg: 'auth failed', detail: 'password *** rejected' }));
+  });
+});

@@ -5,7 +5,7 @@ import { startDashboard } from '../start-dashboard.js';
 
 /** Serves the API and dashboard over the store until SIGTERM/SIGINT; there is nothing to flush. */
 export async function runDashboard(config: Readonly<Config>): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.db);
   const dashboard = await startDashboard({ config, logger });
   const api = dashboard.apiUrl.origin;
   process.stdout.write(

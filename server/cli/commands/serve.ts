@@ -39,7 +39,7 @@ function selfCommand(): string {
  * dual-era server behind the sidecar, with real SDK clients of both eras sending traffic through.
  */
 export async function runServe(operatorConfig: Readonly<Config>, options: { demo: boolean }): Promise<void> {
-  const logger = createLogger(operatorConfig.logLevel);
+  const logger = createLogger(operatorConfig.logLevel, operatorConfig.db);
   const demo = options.demo || operatorConfig.upstream === undefined;
   const config = demo ? { ...operatorConfig, identity: withDemoIdentity(operatorConfig.identity) } : operatorConfig;
   const demoServer = demo ? await startDemoServer() : undefined;
