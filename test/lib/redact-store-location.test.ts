@@ -51,3 +51,10 @@ describe('redactStoreLocation', () => {
     }
   });
 });
+
+describe('redactStoreLocation, a secret repeated', () => {
+  test('masks every copy of a secret in the location, not only the one in its place', () => {
+    expect(redactStoreLocation('postgres://admin:admin@db/mcp')).toBe('postgres://***:***@db/mcp');
+    expect(redactStoreLocation('/srv/hunter22/x.db password=hunter22')).toBe('/srv/***/x.db password=***');
+  });
+});
