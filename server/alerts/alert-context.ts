@@ -52,7 +52,8 @@ export interface AlertContext {
   newLegacyCallers: readonly NewLegacyCaller[];
   /** The first day the legacy path served any caller work: callers seen since then are the baseline, not news. */
   legacyMeteredSince: number | null;
-  metering: AlertMetering;
+  /** Null in a process that meters nothing (`mcp-sunset dashboard`): it has no flusher to judge. */
+  metering: AlertMetering | null;
   /** The fleet's latest checks, compared (nodes empty when no fleet is configured), and the sidecars' heartbeats. */
   fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes' | 'policyVersion' | 'sidecars'>;
   /** Requests refused by plans per caller: in the last complete hour, and in the 24 hours before it. */

@@ -133,6 +133,7 @@ function checkRetireDateApproaching(context: AlertContext): Finding[] {
 
 function checkMeteringLoss(context: AlertContext): Finding[] {
   const m = context.metering;
+  if (m === null) return [];
   // The dropped count lives in process memory: a smaller number than last time means a restart, counting from 0.
   const baseline = m.previousDroppedEvents === null || m.droppedEvents < m.previousDroppedEvents ? 0 : m.previousDroppedEvents;
   const newlyDropped = m.droppedEvents - baseline;

@@ -17,7 +17,7 @@ import { NEW_CALLER_DAYS } from './alert-rules.js';
 export interface AlertContextInput {
   now: number;
   thresholds: TrendThresholds;
-  metering: AlertMetering;
+  metering: AlertMetering | null;
   settings: AlertContext['settings'];
 }
 

@@ -20,9 +20,13 @@ export interface AlertRunnerDeps {
   db: Db;
   now: () => number;
   thresholds: TrendThresholds;
-  settings: Config['alerts'];
-  /** The flusher's health, read before `beforeRead` so a flush made for the run cannot hide a stall. */
-  metering: () => MeteringSnapshot;
+  /** Whether a schedule runs it is the caller's business. */
+  settings: Omit<Config['alerts'], 'scheduled'>;
+  /**
+   * The flusher's health, read before `beforeRead` so a flush made for the run cannot hide a stall.
+   * Absent where nothing is metered: metering-loss is then not judged here.
+   */
+  metering?: () => MeteringSnapshot;
   /** Writes pending counts, so the rules see every request completed before the run. */
   beforeRead?: () => void;
   logger: Logger;
@@ -54,7 +58,7 @@ function closeCallers(deps: AlertRunnerDeps, now: number): void {
 /** Evaluates every rule at `now` and saves the result in one transaction; answers the transitions to announce. */
 function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): { evaluatedAt: number; transitions: { kind: 'firing' | 'resolved'; alert: AlertRecord }[] } {
   const { db } = deps;
-  const flush = deps.metering();
+  const flush = deps.metering?.();
   deps.beforeRead?.();
   const now = deps.now();
   closeCallers(deps, now);
@@ -63,14 +67,14 @@ function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): { evalua
     now,
     thresholds: deps.thresholds,
     settings: deps.settings,
-    metering: { ...flush, previousDroppedEvents: previousDropped === undefined ? null : Number(previousDropped), watchingSince },
+    metering: flush === undefined ? null : { ...flush, previousDroppedEvents: previousDropped === undefined ? null : Number(previousDropped), watchingSince },
   });
   const previous = listAlerts(db).map(({ id: _id, deliverySummary: _summary, ...draft }) => draft);
   const evaluation = evaluateAlerts(previous, collectFindings(ALERT_RULES, context), now);
   return db.transaction(() => {
     const saved = new Map(upsertAlerts(db, evaluation.changed).map((row) => [row.fingerprint, row]));
     deleteAlerts(db, evaluation.dropped);
-    upsertAlertSetting(db, DROPPED_KEY, String(flush.droppedEvents));
+    if (flush !== undefined) upsertAlertSetting(db, DROPPED_KEY, String(flush.droppedEvents));
     return { evaluatedAt: now, transitions: evaluation.transitions.map((t) => ({ kind: t.kind, alert: saved.get(t.alert.fingerprint)! })) };
   });
 }

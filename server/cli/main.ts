@@ -4,12 +4,16 @@ import { hostname } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { ConfigInput } from '../config/config-schema.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
+import { redactStoreError } from '../lib/redact-store-error.js';
+import { redactStoreLocation } from '../lib/redact-store-location.js';
+import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import { openDatabase } from '../store/open-database.js';
 import { day } from '../api/plan-input-schema.js';
 import { buildReport, formatReport } from './commands/build-report.js';
 import { buildDryRun, formatDryRun } from './commands/dry-run.js';
 import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
+import { runDashboard } from './commands/dashboard.js';
 import { runWrap } from './commands/wrap.js';
 import { readConfigFile } from './read-config-file.js';
 import { validateDeclaredPlans } from './validate-declared-plans.js';
@@ -26,16 +30,27 @@ function date(value: string): string {
 }
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
-  const { config: file, ...rest } = flags;
-  const config = loadConfig({
+  // `--no-alerts` sets one field of the `alerts` object, which a flag of that name would replace whole.
+  const { config: file, alerts, ...rest } = flags;
+  const loaded = loadConfig({
     file: readConfigFile(file as string | undefined),
     env: process.env,
     flags: rest,
     defaults: { node: hostname(), ...defaults },
   });
+  const config = alerts === false ? Object.freeze({ ...loaded, alerts: { ...loaded.alerts, scheduled: false } }) : loaded;
   // Before anything starts: a bad plan in the file stops the process with one line.
   if (config.plans !== undefined) validateDeclaredPlans(config.plans);
   return config;
+}
+
+/** Opens the store for a one-shot command; its error, shown on stderr, never carries the location's secrets. */
+function openStore(location: string) {
+  try {
+    return openDatabase(location);
+  } catch (error) {
+    throw redactStoreError(error, location);
+  }
 }
 
 const program = new Command()
@@ -55,6 +70,7 @@ function serveOptions(command: Command): Command {
     .option('--max-body-bytes <n>', 'largest request body read for classification', integer)
     .option('--flush-interval-ms <n>', 'how often counts are written to the database', integer)
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
+    .option('--no-alerts', 'do not evaluate alert rules on schedule here (another process sharing the store does)')
     .option('--config <file>', 'JSON config file (flags and MCP_SUNSET_* variables override it)');
 }
 
@@ -64,6 +80,17 @@ serveOptions(program.command('serve').description('proxy an MCP server and count
 
 serveOptions(program.command('demo').description('run a bundled dual-era MCP server behind the sidecar with real SDK clients of both eras'))
   .action(async (flags: Record<string, unknown>) => runServe(configFrom({ ...flags, upstream: undefined }), { demo: true }));
+
+program
+  .command('dashboard')
+  .description('serve the API, dashboard, /healthz and /metrics over the store sidecars write to, with no proxy')
+  .option('--dashboard <host:port>', 'where the API, dashboard, /healthz and /metrics listen (default 127.0.0.1:8809)')
+  .option('--db <path>', 'SQLite database file the sidecars write to (default .data/mcp-sunset.db)')
+  .option('--node <name>', 'this process\'s name on /healthz (default: host name)')
+  .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
+  .option('--no-alerts', 'do not evaluate alert rules on schedule here (another process sharing the store does)')
+  .option('--config <file>', 'JSON config file (flags and MCP_SUNSET_* variables override it)')
+  .action(async (flags: Record<string, unknown>) => runDashboard(configFrom(flags)));
 
 program
   .command('wrap')
@@ -88,11 +115,11 @@ program
   .option('--config <file>', 'JSON config file')
   .action((flags: { db?: string; json?: boolean; config?: string }) => {
     const config = configFrom({ db: flags.db, config: flags.config });
-    if (!existsSync(config.db)) throw new Error(`no database at ${config.db}; run \`mcp-sunset serve\` first, or pass --db`);
-    const store = openDatabase(config.db);
+    if (!existsSync(config.db)) throw new Error(`no database at ${redactStoreLocation(config.db)}; run \`mcp-sunset serve\` first, or pass --db`);
+    const store = openStore(config.db);
     try {
       const report = buildReport(store.db, Date.now());
-      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, store.path));
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, redactStoreSecrets(store.path, config.db)));
     } finally {
       store.close();
     }
@@ -108,8 +135,8 @@ program
   .option('--config <file>', 'JSON config file')
   .action((flags: { plan: number; at?: string; json?: boolean; db?: string; config?: string }) => {
     const config = configFrom({ db: flags.db, config: flags.config });
-    if (!existsSync(config.db)) throw new Error(`no database at ${config.db}; run \`mcp-sunset serve\` first, or pass --db`);
-    const store = openDatabase(config.db);
+    if (!existsSync(config.db)) throw new Error(`no database at ${redactStoreLocation(config.db)}; run \`mcp-sunset serve\` first, or pass --db`);
+    const store = openStore(config.db);
     try {
       const result = buildDryRun(store.db, flags.plan, flags.at, Date.now());
       process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : formatDryRun(result));
@@ -141,8 +168,9 @@ program
   .description('create or upgrade the database schema')
   .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
   .action((flags: { db?: string }) => {
-    const store = openDatabase(configFrom({ db: flags.db }).db);
-    process.stdout.write(`database ready: ${store.path}\n`);
+    const location = configFrom({ db: flags.db }).db;
+    const store = openStore(location);
+    process.stdout.write(`database ready: ${redactStoreSecrets(store.path, location)}\n`);
     store.close();
   });
 

@@ -1,16 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { createAlertRunner } from '../alerts/run-alerts.js';
-import { scheduleAlerts } from '../alerts/schedule-alerts.js';
-import { createApiApp } from '../api/create-api-app.js';
-import { serveDashboard } from '../api/serve-dashboard.js';
-import { createFleetHoldOffs } from '../fleet/fleet-hold-offs.js';
-import { runFleetCheck } from '../fleet/run-fleet-check.js';
-import { scheduleFleetChecks } from '../fleet/schedule-fleet-checks.js';
-import { AppError } from '../lib/app-error.js';
-import { probe } from '../prober/probe.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
+import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
@@ -20,6 +11,7 @@ import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compu
 import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
+import { startApi } from './start-api.js';
 import { createPolicyRefresher, type PolicyHealth } from './policy-refresher.js';
 
 export interface RunningService {
@@ -36,8 +28,8 @@ export interface RunningService {
   stop(): Promise<FinalFlush>;
 }
 
-/** /healthz: the metering pipeline's health and the retirement policy in force. */
-export type ServiceHealth = MeteringHealthReport & { policy: PolicyHealth };
+/** /healthz: the metering pipeline's health and the retirement policy in force; `dashboard` reports role `dashboard`. */
+export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth };
 
 export interface StartServiceOptions {
   config: Readonly<Config>;
@@ -92,12 +84,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   });
 
   const health = (): ServiceHealth => ({
+    role: 'sidecar',
     ...computeMeteringHealth({
       node: config.node,
       upstream: options.upstream.origin,
       startedAt,
       now: now(),
-      store: { path: store?.path ?? config.db, available: store !== undefined, error: storeError },
+      store: { path: redactStoreSecrets(store?.path ?? config.db, config.db), available: store !== undefined, error: storeError },
       flush: flusher.health(),
       counts: tally.stats(),
       meteringErrors,
@@ -110,47 +103,20 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     policy: policy.health(),
   });
 
-  const alertRunner =
-    store === undefined
-      ? undefined
-      : createAlertRunner({ db: store.db, now, thresholds: config.analysis, settings: config.alerts, metering: () => flusher.health(), beforeRead: () => flusher.flushNow(), logger });
-
-  const fleetNodes = config.fleet.nodes;
-  const fleetHoldOffs = createFleetHoldOffs();
-  const checkFleet = async (names?: readonly string[]) => {
-    if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
-    return runFleetCheck({
-      db: store.db,
-      now,
-      nodes: names === undefined ? fleetNodes : fleetNodes.filter((node) => names.includes(node.name)),
-      timeoutMs: config.fleet.timeoutMs,
-      logger,
-      holdOffs: fleetHoldOffs,
-      // One attempt per scheduled check: the schedule is the retry, and a slow node must not hold the rest.
-      probeNode: (node) => probe({ name: node.name, target: { kind: 'http', url: node.url } }, { probeTimeoutMs: config.fleet.timeoutMs, initializeTimeoutMs: config.fleet.timeoutMs, attempts: 1 }),
-    });
-  };
-
   const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
-  const api = createServer(
-    createApiApp({
-      db: store?.db,
-      now,
-      beforeRead: () => flusher.flushNow(),
-      health,
-      registry: metrics.registry,
-      thresholds: config.analysis,
-      adminToken: config.adminToken,
-      hosts: { dashboard: config.dashboard, allowed: config.allowedHosts },
-      dashboard: serveDashboard(),
-      alertRunner,
-      fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
-      onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
-      onPlansChanged: () => policy.refresh(),
-    }),
-  );
   const sidecarUrl = await listen(sidecar, config.listen);
-  const apiUrl = await listen(api, config.dashboard);
+  const api = await startApi({
+    config,
+    store,
+    logger,
+    now,
+    health,
+    registry: metrics.registry,
+    beforeRead: () => flusher.flushNow(),
+    metering: () => flusher.health(),
+    onPlansChanged: () => policy.refresh(),
+  });
+  const { url: apiUrl, alertRunner } = api;
   flusher.start();
   policy.start();
 
@@ -165,10 +131,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   applyRetention();
   const retention = setInterval(applyRetention, RETENTION_EVERY_MS);
   retention.unref();
-  const stopAlerts = alertRunner === undefined ? async () => undefined : scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger });
-  const stopFleet = store === undefined || fleetNodes.length === 0 ? async () => undefined : scheduleFleetChecks(config.fleet.schedule, () => checkFleet(), logger);
 
-  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: store?.path }, 'mcp-sunset serving');
+  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: redactStoreSecrets(store?.path ?? config.db, config.db), alertsScheduled: config.alerts.scheduled }, 'mcp-sunset serving');
   return {
     sidecarUrl,
     apiUrl,
@@ -179,8 +143,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     runAlerts: alertRunner === undefined ? undefined : () => alertRunner.run(),
     async stop() {
       // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
-      await stopAlerts();
-      await stopFleet();
+      await api.stopSchedules();
       clearInterval(retention);
       policy.stop();
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
@@ -188,17 +151,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       meter.settleAllPending('cancelled');
       const final = metering.finish();
       proxy.close();
-      await closeServer(api);
+      await api.close();
       store?.close();
       return final;
     },
   };
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Open SSE streams would hold close() forever; their exchanges are settled as the sockets end.
-    server.closeAllConnections();
-  });
 }

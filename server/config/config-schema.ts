@@ -39,6 +39,11 @@ const webhookSchema = z
 
 const alertsSchema = z
   .object({
+    /**
+     * Whether this process evaluates the rules on `schedule`. Processes sharing one store should leave it on in
+     * one of them only, or each would announce the same transition. On-demand runs through the API still work.
+     */
+    scheduled: z.boolean().default(true),
     /** node-cron expression for evaluating the rules; they can also be run on demand through the API. */
     schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */15 * * * *').default('*/15 * * * *'),
     webhooks: z.array(webhookSchema).default([]),

@@ -3,10 +3,12 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
 import type { Logger } from '../lib/create-logger.js';
+import { redactStoreError } from '../lib/redact-store-error.js';
+import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
 import { getInstallSecret } from '../store/get-install-secret.js';
-import { openDatabase, type Store } from '../store/open-database.js';
+import type { Store } from '../store/open-database.js';
 import { replaySpool } from '../store/replay-spool.js';
 import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
 import { createTallyWriter } from '../store/write-tally-batch.js';
@@ -14,6 +16,7 @@ import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
+import { openStoreSafely } from './open-store-safely.js';
 
 export interface Metering {
   store: Store | undefined;
@@ -60,16 +63,6 @@ export interface MeteringSidecar {
   policyVersion: () => number;
 }
 
-function openStoreSafely(path: string, logger: Logger): { store: Store | undefined; error: string | undefined } {
-  try {
-    return { store: openDatabase(path), error: undefined };
-  } catch (error) {
-    // Traffic must flow even when the database cannot be opened; counts are then dropped, visibly.
-    logger.error({ err: error, db: path }, 'database unavailable; traffic continues without storage');
-    return { store: undefined, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 /**
  * The counting pipeline every sidecar form shares: observation → tally → flusher → SQLite, plus
  * the Prometheus counters. Opening the store may fail; counting then goes on and the flusher
@@ -84,7 +77,7 @@ export function createMetering(
   /** Runs once on a store that opened, before any count is written (the CLI syncs declared plans here). */
   prepareStore?: (store: Store) => void,
 ): Metering {
-  const { store, error: storeError } = openStoreSafely(config.db, logger);
+  const { store, error: storeError } = openStoreSafely(config.db, logger, 'traffic continues without storage');
   if (store !== undefined) prepareStore?.(store);
   const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
   const tally = new Tally({
@@ -103,7 +96,12 @@ export function createMetering(
     sink: {
       write(batch, heartbeat) {
         if (writeBatch === undefined) throw new Error(`database unavailable: ${storeError}`);
-        writeBatch(batch, heartbeat);
+        try {
+          writeBatch(batch, heartbeat);
+        } catch (error) {
+          // The flush error is logged and shown on /healthz; a driver may quote its connection string in it.
+          throw redactStoreError(error, config.db);
+        }
       },
     },
     // Without a store there is nowhere to say the node is alive, and an idle node must not fail flushes for it.
@@ -114,23 +112,25 @@ export function createMetering(
         : context.droppedEvents > 0
           ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts`
           : 'flush failed; counts kept for retry';
-      logger.warn({ err: error, ...context }, words);
+      logger.warn({ err: redactStoreError(error, config.db), ...context }, words);
     },
   });
   const spoolPath = resolve(config.spoolPath ?? `${store?.path ?? config.db}.spool`);
+  // Derived from the location, so it may carry its secrets.
+  const spoolShown = redactStoreSecrets(spoolPath, config.db);
   let spooledEvents = 0;
   if (store !== undefined && writeBatch !== undefined) {
     try {
       const replay = replaySpool(store, spoolPath, writeBatch, now());
-      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolPath }, 'spooled counts written to the database');
+      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolShown }, 'spooled counts written to the database');
     } catch (error) {
-      logger.warn({ err: error, spool: spoolPath }, 'spooled counts could not be written yet; they stay in the spool');
+      logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spooled counts could not be written yet; they stay in the spool');
     }
   }
   try {
     spooledEvents = readSpool(spoolPath).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0);
   } catch (error) {
-    logger.warn({ err: error, spool: spoolPath }, 'spool unreadable');
+    logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spool unreadable');
   }
   const metrics = createMetrics({
     droppedEvents: () => flusher.health().droppedEvents,
@@ -175,10 +175,10 @@ export function createMetering(
       try {
         appendSpool(spoolPath, { batchId: randomUUID(), batch });
         spooledEvents += events;
-        logger.warn({ spooled: events, spool: spoolPath }, `${events} counts written to the spool; the next start with a writable database stores them`);
+        logger.warn({ spooled: events, spool: spoolShown }, `${events} counts written to the spool; the next start with a writable database stores them`);
         return { spooled: events, lost: 0 };
       } catch (error) {
-        logger.error({ err: error, lost: events, spool: spoolPath }, `${events} counts lost: the final flush failed and the spool could not be written`);
+        logger.error({ err: redactStoreError(error, config.db), lost: events, spool: spoolShown }, `${events} counts lost: the final flush failed and the spool could not be written`);
         return { spooled: 0, lost: events };
       }
     },
@@ -186,7 +186,7 @@ export function createMetering(
       try {
         if (store !== undefined) return getInstallSecret(store.db);
       } catch (error) {
-        logger.warn({ err: error }, 'install secret unavailable; using a per-process one');
+        logger.warn({ err: redactStoreError(error, config.db) }, 'install secret unavailable; using a per-process one');
       }
       return randomBytes(32).toString('base64url');
     },

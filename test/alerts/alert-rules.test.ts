@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { AlertContext, AlertPlan } from '../../server/alerts/alert-context.js';
+import type { AlertContext, AlertMetering, AlertPlan } from '../../server/alerts/alert-context.js';
 import { ALERT_RULES, type AlertRuleId } from '../../server/alerts/alert-rules.js';
 import type { PlanStatus } from '../../server/analysis/compute-plan-status.js';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
@@ -191,9 +191,9 @@ describe('retire-date-approaching', () => {
 });
 
 describe('metering-loss', () => {
-  const metering = (overrides: Partial<AlertContext['metering']>) => context({ metering: { ...context().metering, ...overrides } });
+  const metering = (overrides: Partial<AlertMetering>) => context({ metering: { ...context().metering!, ...overrides } });
 
-  test.each<[string, Partial<AlertContext['metering']>, boolean]>([
+  test.each<[string, Partial<AlertMetering>, boolean]>([
     ['healthy', {}, false],
     ['dropped events grew since the last evaluation', { droppedEvents: 12, previousDroppedEvents: 5 }, true],
     ['dropped events unchanged since the last evaluation', { droppedEvents: 12, previousDroppedEvents: 12 }, false],
@@ -207,6 +207,10 @@ describe('metering-loss', () => {
     ['no flush yet, watching for 1 minute', { lastFlushAt: undefined, watchingSince: NOW - MINUTE }, false],
   ])('%s → %s', (_name, m, fires) => {
     expect(subjects('metering-loss', metering(m))).toEqual(fires ? ['metering'] : []);
+  });
+
+  test('a process that meters nothing has no metering to judge, however long since it started', () => {
+    expect(subjects('metering-loss', context({ metering: null }))).toEqual([]);
   });
 
   test('the summary lists every problem at once', () => {

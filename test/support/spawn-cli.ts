@@ -44,3 +44,15 @@ export async function waitForServing(run: CliRun, timeoutMs = 20_000): Promise<{
   }
   throw new Error(`the CLI did not start serving:\n${run.stdout()}\n${run.stderr()}`);
 }
+
+/** Waits for `dashboard` to print where it listens. */
+export async function waitForDashboard(run: CliRun, timeoutMs = 20_000): Promise<URL> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const api = /health:\s+(http:\/\/[^\s]+)\/healthz/.exec(run.stdout());
+    if (api && run.stdout().startsWith('mcp-sunset dashboard')) return new URL(api[1]!);
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the dashboard did not start:\n${run.stdout()}\n${run.stderr()}`);
+}

@@ -7,6 +7,7 @@ import { measureDemoHistoryDay } from '../../demo/measure-demo-history-day.js';
 import { seedDemoHistory } from '../../demo/seed-demo-history.js';
 import { withDemoIdentity } from '../../demo/with-demo-identity.js';
 import { createLogger } from '../../lib/create-logger.js';
+import { redactStoreLocation } from '../../lib/redact-store-location.js';
 import { createCallerIdentifier } from '../../sidecar/identify-caller.js';
 import { getInstallSecret } from '../../store/get-install-secret.js';
 import { startService } from '../start-service.js';
@@ -38,7 +39,7 @@ function selfCommand(): string {
  * dual-era server behind the sidecar, with real SDK clients of both eras sending traffic through.
  */
 export async function runServe(operatorConfig: Readonly<Config>, options: { demo: boolean }): Promise<void> {
-  const logger = createLogger(operatorConfig.logLevel);
+  const logger = createLogger(operatorConfig.logLevel, operatorConfig.db);
   // Listening from the first moment: a signal during a slow start (the demo seeds months of history)
   // waits for the start to finish and then stops cleanly, instead of killing the process mid-write.
   let stop: ((signal: string) => Promise<void>) | undefined;
@@ -72,7 +73,7 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
       `  dashboard: ${api}/`,
       `  counts:  ${api}/api/v1/traffic?bucket=minute&groupBy=era`,
       `  health:  ${api}/healthz    metrics: ${api}/metrics`,
-      `  summary: ${selfCommand()} report --db ${config.db}`,
+      `  summary: ${selfCommand()} report --db ${redactStoreLocation(config.db)}`,
       '  stop with Ctrl-C (counts are flushed first)',
       '',
     ].join('\n'),

@@ -19,7 +19,7 @@ function callerNamed(name: string | undefined): Caller {
  * server's exit code once the last counts are flushed.
  */
 export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.db);
   const meter = new StdioMeter<Caller>((observation) => metering.record(observation), { maxOpenBytes: config.caps.pendingAnswersBytes });
   const startedAt = Date.now();
   const metering = createMetering(

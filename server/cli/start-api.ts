@@ -1,0 +1,118 @@
+import { createServer, type Server } from 'node:http';
+import { createAlertRunner, type AlertRunner } from '../alerts/run-alerts.js';
+import type { MeteringSnapshot } from '../alerts/alert-context.js';
+import { scheduleAlerts } from '../alerts/schedule-alerts.js';
+import { createApiApp, type ApiDeps } from '../api/create-api-app.js';
+import { serveDashboard } from '../api/serve-dashboard.js';
+import type { Config } from '../config/config-schema.js';
+import { createFleetHoldOffs } from '../fleet/fleet-hold-offs.js';
+import { runFleetCheck } from '../fleet/run-fleet-check.js';
+import { scheduleFleetChecks } from '../fleet/schedule-fleet-checks.js';
+import { AppError } from '../lib/app-error.js';
+import type { Logger } from '../lib/create-logger.js';
+import { listen } from '../lib/host-port.js';
+import { probe } from '../prober/probe.js';
+import type { Store } from '../store/open-database.js';
+
+export interface StartApiOptions {
+  config: Readonly<Config>;
+  store: Store | undefined;
+  logger: Logger;
+  now: () => number;
+  health: ApiDeps['health'];
+  registry: ApiDeps['registry'];
+  /** Writes counts still held in memory before a read; a process that counts nothing has none to write. */
+  beforeRead?: () => void;
+  /** The flusher's health for the metering-loss rule; absent where nothing is metered. */
+  metering?: () => MeteringSnapshot;
+  /** Told after a plan changed through this API. */
+  onPlansChanged?: () => void;
+}
+
+export interface RunningApi {
+  url: URL;
+  /** Undefined without a store. */
+  alertRunner: AlertRunner | undefined;
+  /** Stops the alert and fleet schedules; pending deliveries are abandoned. First, before the store closes. */
+  stopSchedules(): Promise<void>;
+  /** Closes the listener and its open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * The dashboard side every serving command shares: API, dashboard, /healthz and /metrics on the
+ * dashboard address, with the alert and fleet schedules that judge the store. Listens before it schedules.
+ */
+export async function startApi(options: StartApiOptions): Promise<RunningApi> {
+  const { config, store, logger, now } = options;
+  const beforeRead = options.beforeRead ?? (() => undefined);
+  const alertRunner =
+    store === undefined
+      ? undefined
+      : createAlertRunner({
+          db: store.db,
+          now,
+          thresholds: config.analysis,
+          settings: config.alerts,
+          ...(options.metering === undefined ? {} : { metering: options.metering }),
+          beforeRead,
+          logger,
+        });
+
+  const fleetNodes = config.fleet.nodes;
+  const fleetHoldOffs = createFleetHoldOffs();
+  const checkFleet = async (names?: readonly string[]) => {
+    if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
+    return runFleetCheck({
+      db: store.db,
+      now,
+      nodes: names === undefined ? fleetNodes : fleetNodes.filter((node) => names.includes(node.name)),
+      timeoutMs: config.fleet.timeoutMs,
+      logger,
+      holdOffs: fleetHoldOffs,
+      // One attempt per scheduled check: the schedule is the retry, and a slow node must not hold the rest.
+      probeNode: (node) => probe({ name: node.name, target: { kind: 'http', url: node.url } }, { probeTimeoutMs: config.fleet.timeoutMs, initializeTimeoutMs: config.fleet.timeoutMs, attempts: 1 }),
+    });
+  };
+
+  const server = createServer(
+    createApiApp({
+      db: store?.db,
+      now,
+      beforeRead,
+      health: options.health,
+      registry: options.registry,
+      thresholds: config.analysis,
+      adminToken: config.adminToken,
+      hosts: { dashboard: config.dashboard, allowed: config.allowedHosts },
+      dashboard: serveDashboard(),
+      alertRunner,
+      fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
+      onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
+      ...(options.onPlansChanged === undefined ? {} : { onPlansChanged: options.onPlansChanged }),
+    }),
+  );
+  const url = await listen(server, config.dashboard);
+
+  const stopAlerts =
+    alertRunner === undefined ? async () => undefined : config.alerts.scheduled ? scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger }) : () => alertRunner.close();
+  const stopFleet = store === undefined || fleetNodes.length === 0 ? async () => undefined : scheduleFleetChecks(config.fleet.schedule, () => checkFleet(), logger);
+
+  return {
+    url,
+    alertRunner,
+    async stopSchedules() {
+      await stopAlerts();
+      await stopFleet();
+    },
+    close: () => closeServer(server),
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Idle keep-alive connections would hold close() open.
+    server.closeAllConnections();
+  });
+}
