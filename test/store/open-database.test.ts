@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openTempDatabase, type TempDatabase } from './temp-database.js';
 
@@ -24,5 +28,30 @@ describe('openDatabase', () => {
     db.store.sqlite.prepare(`insert into settings (key, value) values ('k', 'v')`).run();
     const reopened = db.reopen();
     expect(reopened.sqlite.prepare(`select value from settings where key = 'k'`).get()).toEqual({ value: 'v' });
+  });
+});
+
+describe('several processes opening one new database at once', () => {
+  test('each of them opens it, and every migration is applied once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-race-'));
+    const path = join(dir, 'shared.db');
+    const child = join(import.meta.dirname, '..', 'support', 'open-database-child.ts');
+    try {
+      const runs = Array.from({ length: 6 }, () =>
+        new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+          const p = spawn(process.execPath, ['--import', 'tsx', child, path]);
+          let out = '';
+          let err = '';
+          p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+          p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+          p.on('close', (code) => resolve({ code, out, err }));
+        }),
+      );
+      const results = await Promise.all(runs);
+      const migrations = readdirSync(join(import.meta.dirname, '..', '..', 'migrations')).filter((f) => f.endsWith('.sql')).length;
+      expect(results.map((r) => ({ code: r.code, out: r.out.trim(), err: r.err.slice(-500) }))).toEqual(Array(6).fill({ code: 0, out: String(migrations), err: '' }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
