@@ -33,30 +33,29 @@ export class DeferredExchange<A> implements ResponseSink {
     this.queuedBytes = 0;
   }
 
+  // Each call goes straight to the meter once the exchange is classified (the usual case: the body
+  // came before the answer); only what is written earlier is wrapped up to wait in the queue.
   head(status: number, headers: IncomingHttpHeaders): void {
-    this.run((exchange) => {
-      exchange.responseHead(status, headers);
-      const encoding = headers['content-encoding'];
-      if (exchange.active) this.observer = createBodyObserver(Array.isArray(encoding) ? encoding[0] : encoding, (text) => exchange.responseChunk(text));
-    });
+    if (this.cut) return;
+    if (this.exchange === undefined) this.queue.push((exchange) => this.headNow(exchange, status, headers));
+    else this.headNow(this.exchange, status, headers);
   }
 
   chunk(chunk: Buffer): void {
+    if (this.cut) return;
     if (this.exchange === undefined) {
       this.queuedBytes += chunk.length;
       if (this.queuedBytes > this.maxQueuedBytes) this.begin();
     }
-    this.run(() => this.observer?.write(chunk));
+    if (this.exchange === undefined) this.queue.push(() => this.observer?.write(chunk));
+    else this.observer?.write(chunk);
   }
 
   end(): void {
     if (this.exchange === undefined && !this.cut) this.answeredEarly();
-    this.run((exchange) => {
-      const observer = this.observer;
-      if (observer === undefined) exchange.responseEnd();
-      else observer.end(() => exchange.responseEnd());
-      this.onSettled(this);
-    });
+    if (this.cut) return;
+    if (this.exchange === undefined) this.queue.push((exchange) => this.endNow(exchange));
+    else this.endNow(this.exchange);
   }
 
   closed(): void {
@@ -71,6 +70,19 @@ export class DeferredExchange<A> implements ResponseSink {
     this.begin();
     this.exchange?.clientClosed();
     this.cut = true;
+  }
+
+  private headNow(exchange: GuardedExchange<A>, status: number, headers: IncomingHttpHeaders): void {
+    exchange.responseHead(status, headers);
+    const encoding = headers['content-encoding'];
+    if (exchange.active) this.observer = createBodyObserver(Array.isArray(encoding) ? encoding[0] : encoding, (text) => exchange.responseChunk(text));
+  }
+
+  private endNow(exchange: GuardedExchange<A>): void {
+    const observer = this.observer;
+    if (observer === undefined) exchange.responseEnd();
+    else observer.end(() => exchange.responseEnd());
+    this.onSettled(this);
   }
 
   private run(op: Op<A>): void {

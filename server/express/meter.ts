@@ -84,18 +84,8 @@ export function meter(options?: MeterOptions): MeterMiddleware {
         return new GuardedExchange<MeteredCaller>(undefined, onInternalError);
       }
     };
+    let tap: { stop(): void } | undefined;
     let draining = false;
-    // The handler answered without reading the body (a refusal on the headers, say). Node would
-    // now discard the unread rest; reading it to its end through the tap instead costs the handler
-    // nothing and lets the request be classified from its body, as the proxy would.
-    const drainUnread = () => {
-      if (req.readableFlowing !== null || req.readableEnded) return;
-      draining = true;
-      req.resume();
-    };
-    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled), drainUnread);
-    open.add(exchange);
-    tapResponse(res, exchange, onInternalError);
     const begin = () => {
       try {
         exchange.begin();
@@ -103,21 +93,36 @@ export function meter(options?: MeterOptions): MeterMiddleware {
         onInternalError(error, 'begin');
       }
     };
-    if (method !== 'POST') return begin();
-    const tap = tapRequestBody(req, config.maxBodyBytes, (seen) => {
+    // The body will not be seen whole: classify with what there is.
+    const giveUp = () => {
+      tap?.stop();
+      begin();
+    };
+    // The handler answered without reading the body (a refusal on the headers, say). Node would
+    // now discard the unread rest; reading it to its end through the tap instead costs the handler
+    // nothing and lets the request be classified from its body, as the proxy would. Only then is
+    // the request's own end watched: otherwise the response's close says all the meter needs, and
+    // an 'error' listener of ours would change what the request emits to the host's.
+    const drainUnread = () => {
+      if (req.readableFlowing !== null || req.readableEnded) return;
+      draining = true;
+      req.once('close', giveUp);
+      req.once('error', giveUp);
+      req.resume();
+    };
+    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled), drainUnread);
+    open.add(exchange);
+    if (method !== 'POST') {
+      tapResponse(res, exchange, onInternalError);
+      return begin();
+    }
+    tapResponse(res, exchange, onInternalError, () => {
+      if (!draining) giveUp();
+    });
+    tap = tapRequestBody(req, config.maxBodyBytes, (seen) => {
       body = seen;
       begin();
     });
-    // The body will not be seen whole: classify with what there is.
-    const giveUp = () => {
-      tap.stop();
-      begin();
-    };
-    res.once('close', () => {
-      if (!draining) giveUp();
-    });
-    req.once('close', giveUp);
-    req.once('error', giveUp);
   }
 
   const middleware = ((req, res, next) => {

@@ -24,6 +24,49 @@ function asBuffer(chunk: unknown, encoding: BufferEncoding | undefined): Buffer 
   return undefined;
 }
 
+/** One body being watched on its way in; its methods are shared, so a request costs one object and one function. */
+class BodyTap {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  finished = false;
+
+  constructor(
+    private readonly req: Pushable,
+    private readonly push: Pushable['push'],
+    private readonly maxBytes: number,
+    private readonly done: (body: TappedBody) => void,
+  ) {}
+
+  observe(chunk: unknown, encoding: BufferEncoding | undefined): void {
+    const buffer = asBuffer(chunk, encoding);
+    if (buffer === undefined) return;
+    this.bytes += buffer.length;
+    if (this.bytes > this.maxBytes) return this.finish(false);
+    this.chunks.push(buffer);
+  }
+
+  finish(complete: boolean): void {
+    if (this.finished) return;
+    const { chunks } = this;
+    const text = complete ? (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined;
+    this.stop();
+    this.done({ text, complete });
+  }
+
+  finishIfComplete(): void {
+    if (this.req.complete) this.finish(this.bytes <= this.maxBytes);
+  }
+
+  stop(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.chunks.length = 0;
+    // Put back by assignment, not `delete`: deleting a property V8 has since built on turns the
+    // request into a slow dictionary object for everything the handler reads from it afterwards.
+    this.req.push = this.push;
+  }
+}
+
 /**
  * Sees a request body without taking it from the handler behind. A body a parser already read
  * (`req.body`) is used as it is. Otherwise every chunk the HTTP parser hands the stream passes
@@ -31,44 +74,21 @@ function asBuffer(chunk: unknown, encoding: BufferEncoding | undefined): Buffer 
  * events, pipe, async iteration, web streams) and never switches the stream to flowing mode;
  * chunks already waiting in the stream are peeked by reading and un-reading them before anyone
  * listens. `done` is called once: at the body's end, or as soon as it passes `maxBytes`.
- * `stop()` gives up (the exchange was classified without it) and puts the stream back as it was.
+ * `stop()` gives up (the exchange was classified without it) and puts `push` back as it was.
  */
 export function tapRequestBody(request: IncomingMessage, maxBytes: number, done: (body: TappedBody) => void): { stop(): void } {
   const req = request as Pushable;
   if (req.body !== undefined || req.readableEnded) {
     const text = parsedBodyText(req.body);
     done({ text, complete: text !== undefined });
-    return { stop() {} };
+    return NOT_TAPPED;
   }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  let finished = false;
-  const hadOwnPush = Object.hasOwn(req, 'push');
   const push = req.push;
-  const restore = () => {
-    if (hadOwnPush) req.push = push;
-    else delete (req as Partial<Pushable>).push;
-  };
-  const finish = (complete: boolean) => {
-    if (finished) return;
-    finished = true;
-    restore();
-    const text = complete ? (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined;
-    chunks.length = 0;
-    done({ text, complete });
-  };
-  const observe = (chunk: unknown, encoding: BufferEncoding | undefined) => {
-    const buffer = asBuffer(chunk, encoding);
-    if (buffer === undefined) return;
-    bytes += buffer.length;
-    if (bytes > maxBytes) return finish(false);
-    chunks.push(buffer);
-  };
-
+  const tap = new BodyTap(req, push, maxBytes, done);
   req.push = function tappedPush(this: Pushable, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (!finished) {
-      if (chunk === null) finish(true);
-      else observe(chunk, encoding);
+    if (!tap.finished) {
+      if (chunk === null) tap.finish(true);
+      else tap.observe(chunk, encoding);
     }
     return push.call(this, chunk, encoding);
   };
@@ -78,17 +98,12 @@ export function tapRequestBody(request: IncomingMessage, maxBytes: number, done:
   if (req.readableLength > 0 && req.readableFlowing !== true && req.readableEncoding === null) {
     const waiting: unknown = req.read();
     if (waiting !== null) {
-      observe(waiting, undefined);
+      tap.observe(waiting, undefined);
       req.unshift(waiting as Buffer);
     }
   }
-  if (req.complete) finish(bytes <= maxBytes);
-  return {
-    stop() {
-      if (finished) return;
-      finished = true;
-      chunks.length = 0;
-      restore();
-    },
-  };
+  tap.finishIfComplete();
+  return tap;
 }
+
+const NOT_TAPPED = { stop() {} };

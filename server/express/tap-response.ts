@@ -19,13 +19,17 @@ function addHeader(into: HeaderMap, name: string, value: unknown): void {
 
 /** The headers a writeHead() call sends: those set before it, then those it names (object, flat or paired array). */
 function headersOf(res: ServerResponse, named: unknown): HeaderMap {
-  const headers: HeaderMap = {};
-  for (const [name, value] of Object.entries(res.getHeaders() as OutgoingHttpHeaders)) addHeader(headers, name, value);
+  // getHeaders() answers a fresh object keyed by lower-case names; only values not already text need work.
+  const headers = res.getHeaders() as HeaderMap;
+  for (const name in headers) {
+    const value: unknown = headers[name];
+    if (typeof value !== 'string' && value !== undefined) headers[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
   if (Array.isArray(named)) {
     if (named.length > 0 && Array.isArray(named[0])) for (const [name, value] of named as [string, unknown][]) addHeader(headers, name, value);
     else for (let i = 0; i + 1 < named.length; i += 2) addHeader(headers, String(named[i]), named[i + 1]);
   } else if (typeof named === 'object' && named !== null) {
-    for (const [name, value] of Object.entries(named)) addHeader(headers, name, value);
+    for (const name in named) if (Object.hasOwn(named, name)) addHeader(headers, name, (named as Record<string, unknown>)[name]);
   }
   return headers;
 }
@@ -37,59 +41,87 @@ function chunkOf(chunk: unknown, encoding: unknown): Buffer | undefined {
   return undefined;
 }
 
+/** One answer being watched; its methods are shared, so a response costs one object and its three wrappers. */
+class ResponseTap {
+  private headSeen = false;
+  ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly sink: ResponseSink,
+    private readonly report: (error: unknown, where: string) => void,
+    private readonly onClose: (() => void) | undefined,
+  ) {}
+
+  head(status: number, named: unknown): void {
+    if (this.headSeen || this.res.headersSent) return;
+    this.headSeen = true;
+    try {
+      this.sink.head(status, headersOf(this.res, named));
+    } catch (error) {
+      this.report(error, 'response-head');
+    }
+  }
+
+  chunk(chunk: unknown, encoding: unknown): void {
+    if (this.ended) return;
+    try {
+      const buffer = chunkOf(chunk, encoding);
+      if (buffer !== undefined && buffer.length > 0) this.sink.chunk(buffer);
+    } catch (error) {
+      this.report(error, 'response-chunk');
+    }
+  }
+
+  end(chunk: unknown, encoding: unknown): void {
+    if (this.ended) return;
+    this.head(this.res.statusCode, undefined);
+    if (typeof chunk !== 'function') this.chunk(chunk, encoding);
+    this.ended = true;
+    try {
+      this.sink.end();
+    } catch (error) {
+      this.report(error, 'response-end');
+    }
+  }
+
+  /** Bound as the response's one 'close' listener. */
+  readonly closed = (): void => {
+    if (!this.ended) {
+      this.ended = true;
+      try {
+        this.sink.closed();
+      } catch (error) {
+        this.report(error, 'client-closed');
+      }
+    }
+    this.onClose?.();
+  };
+}
+
 /**
  * Watches what a handler writes on a response, through its own writeHead/write/end (flushHeaders and
  * implicit heads go through writeHead), and passes every call on unchanged with its own return
  * value. The sink sees the head before any chunk, and the end before the client does. A sink that
- * throws is reported, never passed to the handler.
+ * throws is reported, never passed to the handler. `onClose`, when given, runs once the response
+ * closes, after the sink has heard of it.
  */
-export function tapResponse(res: ServerResponse, sink: ResponseSink, report: (error: unknown, where: string) => void): void {
-  let headSeen = false;
-  let ended = false;
-  const guard = (where: string, work: () => void) => {
-    try {
-      work();
-    } catch (error) {
-      report(error, where);
-    }
-  };
-  const seeHead = (status: number, named: unknown) => {
-    if (headSeen || res.headersSent) return;
-    headSeen = true;
-    guard('response-head', () => sink.head(status, headersOf(res, named)));
-  };
-  const seeChunk = (chunk: unknown, encoding: unknown) => {
-    if (ended) return;
-    guard('response-chunk', () => {
-      const buffer = chunkOf(chunk, encoding);
-      if (buffer !== undefined && buffer.length > 0) sink.chunk(buffer);
-    });
-  };
-
+export function tapResponse(res: ServerResponse, sink: ResponseSink, report: (error: unknown, where: string) => void, onClose?: () => void): void {
+  const tap = new ResponseTap(res, sink, report, onClose);
   const { writeHead, write, end } = res;
-  res.writeHead = function tappedWriteHead(this: ServerResponse, ...args: unknown[]) {
-    const status = Number(args[0]);
-    seeHead(status, typeof args[1] === 'string' ? args[2] : args[1]);
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  // `arguments` passes the call on exactly as made, with no array built for it.
+  res.writeHead = function tappedWriteHead(this: ServerResponse, status: unknown, second?: unknown, third?: unknown) {
+    tap.head(Number(status), typeof second === 'string' ? third : second);
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
   } as ServerResponse['writeHead'];
-  res.write = function tappedWrite(this: ServerResponse, ...args: unknown[]) {
-    seeHead(res.statusCode, undefined);
-    seeChunk(args[0], args[1]);
-    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  res.write = function tappedWrite(this: ServerResponse, chunk: unknown, encoding?: unknown) {
+    tap.head(res.statusCode, undefined);
+    tap.chunk(chunk, encoding);
+    return (write as (...a: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
   } as ServerResponse['write'];
-  res.end = function tappedEnd(this: ServerResponse, ...args: unknown[]) {
-    if (!ended) {
-      seeHead(res.statusCode, undefined);
-      if (typeof args[0] !== 'function') seeChunk(args[0], args[1]);
-      ended = true;
-      guard('response-end', () => sink.end());
-    }
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  res.end = function tappedEnd(this: ServerResponse, chunk?: unknown, encoding?: unknown) {
+    tap.end(chunk, encoding);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
   } as ServerResponse['end'];
-  res.once('close', () => {
-    if (!ended) {
-      ended = true;
-      guard('client-closed', () => sink.closed());
-    }
-  });
+  res.on('close', tap.closed);
 }
