@@ -1,8 +1,8 @@
 /**
- * Where the Express middleware's cost goes: each app child of bench/express.ts (plain, then metered,
- * one at a time) runs under `--cpu-prof` through the same closed-loop load, and the two profiles are
- * compared per request: self time per function in µs/req, and what the metered app spends more.
- *   npx tsx bench/express-profile.ts            (BENCH_PROFILE_SECONDS=10 by default)
+ * Where the Express middleware's cost goes: both app children of bench/express.ts run under
+ * `--cpu-prof` and take the bench's closed-loop load in alternating one-second turns, and the two
+ * profiles are compared per request: self time per function in µs/req, and what the metered app spends more.
+ *   npx tsx bench/express-profile.ts   (BENCH_PROFILE_SECONDS=10, BENCH_PROFILE_INTERVAL_US=1000 by default)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { runClosedLoop } from './run-closed-loop.js';
 import { summarizeCpuProfile } from './summarize-cpu-profile.js';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+const INTERVAL_US = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 1000);
 const CONNECTIONS = 32;
 const TREE_ROOT = fileURLToPath(new URL('../', import.meta.url));
 type Variant = 'plain' | 'metered';
@@ -43,26 +44,36 @@ interface Profiled {
   busyPerRequest: number;
 }
 
-async function profile(variant: Variant): Promise<Profiled> {
+interface Child {
+  child: ChildProcess;
+  url: URL;
+  dir: string;
+  responses: number;
+}
+
+async function start(variant: Variant): Promise<Child> {
   const dir = mkdtempSync(join(tmpdir(), `mcp-sunset-express-prof-${variant}-`));
   const child = fork(fileURLToPath(new URL('./express-app-child.ts', import.meta.url)), [variant], {
-    execArgv: ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${dir}`],
+    execArgv: ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url } = await reply<{ url: string }>(child, 'ready');
-  await runClosedLoop({ url: new URL(url), path: '/mcp', connections: CONNECTIONS, durationSeconds: 2 });
-  const { responses } = await runClosedLoop({ url: new URL(url), path: '/mcp', connections: CONNECTIONS, durationSeconds: SECONDS });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.send({ type: 'stop' });
+  return { child, url: new URL(url), dir, responses: 0 };
+}
+
+async function stop(variant: Variant, app: Child): Promise<Profiled> {
+  const exited = new Promise((resolve) => app.child.once('exit', resolve));
+  app.child.send({ type: 'stop' });
   await exited;
   // The main thread's profile; tsx's loader thread writes its own, which is left out.
-  const file = readdirSync(dir).find((name) => new RegExp(`\\.${child.pid}\\.0\\.\\d+\\.cpuprofile$`).test(name));
-  if (file === undefined) throw new Error(`no main-thread profile in ${dir}`);
-  const path = join(dir, file);
+  const file = readdirSync(app.dir).find((name) => new RegExp(`\\.${app.child.pid}\\.0\\.\\d+\\.cpuprofile$`).test(name));
+  if (file === undefined) throw new Error(`no main-thread profile in ${app.dir}`);
+  const path = join(app.dir, file);
   const busy = busyMicros(path);
+  const { responses } = app;
   const perRequest = (percent: number) => (busy * percent) / 100 / responses;
   const spots = summarizeCpuProfile(path, TREE_ROOT).filter((s) => s.name !== '(idle)');
-  process.stdout.write(`${variant}: ${responses} responses in ${SECONDS} s, profile ${path}\n`);
+  process.stdout.write(`${variant}: ${responses} responses measured, profile ${path}\n`);
   return {
     responses,
     self: new Map(spots.map((s) => [s.name, perRequest(s.selfPercent)])),
@@ -74,8 +85,18 @@ async function profile(variant: Variant): Promise<Profiled> {
 const row = (value: number, name: string) => `  ${value.toFixed(1).padStart(7)} µs/req  ${name}`;
 
 process.stdout.write(`1-minute load average at the start: ${loadavg()[0]!.toFixed(2)}\n`);
-const plain = await profile('plain');
-const metered = await profile('metered');
+// Both children run at once and take the load in turns of one second, so a change in the machine's
+// load falls on both profiles alike. Start-up and warm-up are in the profiles too; they are small
+// next to the measured turns, and the same for both.
+const apps: Record<Variant, Child> = { plain: await start('plain'), metered: await start('metered') };
+for (const variant of ['plain', 'metered'] as const) await runClosedLoop({ url: apps[variant].url, path: '/mcp', connections: CONNECTIONS, durationSeconds: 2 });
+for (let turn = 0; turn < SECONDS; turn++) {
+  for (const variant of turn % 2 === 0 ? (['plain', 'metered'] as const) : (['metered', 'plain'] as const)) {
+    apps[variant].responses += (await runClosedLoop({ url: apps[variant].url, path: '/mcp', connections: CONNECTIONS, durationSeconds: 1 })).responses;
+  }
+}
+const plain = await stop('plain', apps.plain);
+const metered = await stop('metered', apps.metered);
 process.stdout.write(`load average at the end: ${loadavg()[0]!.toFixed(2)}\n\n`);
 process.stdout.write(`Busy main-thread time per request: plain ${plain.busyPerRequest.toFixed(1)} µs, metered ${metered.busyPerRequest.toFixed(1)} µs\n`);
 
