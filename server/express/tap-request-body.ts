@@ -24,15 +24,17 @@ function asBuffer(chunk: unknown, encoding: BufferEncoding | undefined): Buffer 
   return undefined;
 }
 
-/** One body being watched on its way in; its methods are shared, so a request costs one object and one function. */
+/** One body being watched on its way in. */
 class BodyTap {
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
   finished = false;
+  /** What this tap put in the request's `push`. */
+  readonly tapped: Pushable['push'] = tappedPush.bind(this);
 
   constructor(
-    private readonly req: Pushable,
-    private readonly push: Pushable['push'],
+    readonly req: Pushable,
+    readonly push: Pushable['push'],
     private readonly maxBytes: number,
     private readonly done: (body: TappedBody) => void,
   ) {}
@@ -63,8 +65,18 @@ class BodyTap {
     this.chunks.length = 0;
     // Put back by assignment, not `delete`: deleting a property V8 has since built on turns the
     // request into a slow dictionary object for everything the handler reads from it afterwards.
-    this.req.push = this.push;
+    // Only while it is still ours: a tap installed after this one keeps its place.
+    if (this.req.push === this.tapped) this.req.push = this.push;
   }
+}
+
+/** The request's push, bound to its tap: shared, so watching a body creates no closure. */
+function tappedPush(this: BodyTap, chunk: unknown, encoding?: BufferEncoding): boolean {
+  if (!this.finished) {
+    if (chunk === null) this.finish(true);
+    else this.observe(chunk, encoding);
+  }
+  return this.push.call(this.req, chunk, encoding);
 }
 
 /**
@@ -83,15 +95,8 @@ export function tapRequestBody(request: IncomingMessage, maxBytes: number, done:
     done({ text, complete: text !== undefined });
     return NOT_TAPPED;
   }
-  const push = req.push;
-  const tap = new BodyTap(req, push, maxBytes, done);
-  req.push = function tappedPush(this: Pushable, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (!tap.finished) {
-      if (chunk === null) tap.finish(true);
-      else tap.observe(chunk, encoding);
-    }
-    return push.call(this, chunk, encoding);
-  };
+  const tap = new BodyTap(req, req.push, maxBytes, done);
+  req.push = tap.tapped;
   // Chunks the parser delivered before this middleware ran sit in the stream's buffer: read them
   // and put them back in front, untouched. Only while nobody reads, and only when some are
   // waiting: a read() on an empty, ended stream would end it for the handler.

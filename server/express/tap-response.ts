@@ -41,16 +41,23 @@ function chunkOf(chunk: unknown, encoding: unknown): Buffer | undefined {
   return undefined;
 }
 
-/** One answer being watched; its methods are shared, so a response costs one object and its three wrappers. */
+type Original<F> = (this: ServerResponse, ...args: unknown[]) => F;
+
+/**
+ * One answer being watched, with the response's own writeHead/write/end it passes each call on to.
+ */
 class ResponseTap {
   private headSeen = false;
-  ended = false;
+  private ended = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    readonly res: ServerResponse,
     private readonly sink: ResponseSink,
     private readonly report: (error: unknown, where: string) => void,
     private readonly onClose: (() => void) | undefined,
+    readonly writeHead: Original<ServerResponse>,
+    readonly write: Original<boolean>,
+    readonly end: Original<ServerResponse>,
   ) {}
 
   head(status: number, named: unknown): void {
@@ -73,7 +80,7 @@ class ResponseTap {
     }
   }
 
-  end(chunk: unknown, encoding: unknown): void {
+  finish(chunk: unknown, encoding: unknown): void {
     if (this.ended) return;
     this.head(this.res.statusCode, undefined);
     if (typeof chunk !== 'function') this.chunk(chunk, encoding);
@@ -85,8 +92,7 @@ class ResponseTap {
     }
   }
 
-  /** Bound as the response's one 'close' listener. */
-  readonly closed = (): void => {
+  closed(): void {
     if (!this.ended) {
       this.ended = true;
       try {
@@ -96,7 +102,30 @@ class ResponseTap {
       }
     }
     this.onClose?.();
-  };
+  }
+}
+
+// Shared by every response and bound to its tap, so watching one creates no closures; each tap
+// keeps the functions it replaced, so a response watched twice (or re-wrapped) chains correctly.
+// Each call is passed on exactly as made: `arguments`, not a rebuilt list.
+function tappedWriteHead(this: ResponseTap, status: unknown, second?: unknown, third?: unknown): ServerResponse {
+  this.head(Number(status), typeof second === 'string' ? third : second);
+  return this.writeHead.apply(this.res, arguments as unknown as unknown[]);
+}
+
+function tappedWrite(this: ResponseTap, chunk: unknown, encoding?: unknown): boolean {
+  this.head(this.res.statusCode, undefined);
+  this.chunk(chunk, encoding);
+  return this.write.apply(this.res, arguments as unknown as unknown[]);
+}
+
+function tappedEnd(this: ResponseTap, chunk?: unknown, encoding?: unknown): ServerResponse {
+  this.finish(chunk, encoding);
+  return this.end.apply(this.res, arguments as unknown as unknown[]);
+}
+
+function responseClosed(this: ResponseTap): void {
+  this.closed();
 }
 
 /**
@@ -107,21 +136,9 @@ class ResponseTap {
  * closes, after the sink has heard of it.
  */
 export function tapResponse(res: ServerResponse, sink: ResponseSink, report: (error: unknown, where: string) => void, onClose?: () => void): void {
-  const tap = new ResponseTap(res, sink, report, onClose);
-  const { writeHead, write, end } = res;
-  // `arguments` passes the call on exactly as made, with no array built for it.
-  res.writeHead = function tappedWriteHead(this: ServerResponse, status: unknown, second?: unknown, third?: unknown) {
-    tap.head(Number(status), typeof second === 'string' ? third : second);
-    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
-  } as ServerResponse['writeHead'];
-  res.write = function tappedWrite(this: ServerResponse, chunk: unknown, encoding?: unknown) {
-    tap.head(res.statusCode, undefined);
-    tap.chunk(chunk, encoding);
-    return (write as (...a: unknown[]) => boolean).apply(this, arguments as unknown as unknown[]);
-  } as ServerResponse['write'];
-  res.end = function tappedEnd(this: ServerResponse, chunk?: unknown, encoding?: unknown) {
-    tap.end(chunk, encoding);
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, arguments as unknown as unknown[]);
-  } as ServerResponse['end'];
-  res.on('close', tap.closed);
+  const tap = new ResponseTap(res, sink, report, onClose, res.writeHead as Original<ServerResponse>, res.write as Original<boolean>, res.end as Original<ServerResponse>);
+  res.writeHead = tappedWriteHead.bind(tap) as ServerResponse['writeHead'];
+  res.write = tappedWrite.bind(tap) as ServerResponse['write'];
+  res.end = tappedEnd.bind(tap) as ServerResponse['end'];
+  res.on('close', responseClosed.bind(tap));
 }
