@@ -5,6 +5,16 @@ import type { ResponseSink } from './tap-response.js';
 
 type Op<A> = (exchange: GuardedExchange<A>) => void;
 
+/** The request a deferred exchange belongs to. */
+export interface ExchangeOwner<A> {
+  /** Classifies the request, with whatever of its body was seen. */
+  start(): GuardedExchange<A>;
+  /** Every message of the exchange is counted, or it was cut short. */
+  settled(exchange: DeferredExchange<A>): void;
+  /** The handler ended its answer before the body was all seen. */
+  answeredEarly(): void;
+}
+
 /**
  * The answer's side of one metered exchange. A handler may answer before the request body has
  * been seen (a refusal written as soon as the headers arrive): what it writes waits here, bounded
@@ -18,17 +28,14 @@ export class DeferredExchange<A> implements ResponseSink {
   private cut = false;
 
   constructor(
-    private readonly start: () => GuardedExchange<A>,
+    private readonly owner: ExchangeOwner<A>,
     private readonly maxQueuedBytes: number,
-    private readonly onSettled: (self: DeferredExchange<A>) => void,
-    /** The handler ended its answer before the body was all seen. */
-    private readonly answeredEarly: () => void = () => {},
   ) {}
 
   /** Classifies now, with whatever of the body was seen, and passes on what waited. */
   begin(): void {
     if (this.exchange !== undefined || this.cut) return;
-    this.exchange = this.start();
+    this.exchange = this.owner.start();
     for (const op of this.queue.splice(0)) op(this.exchange);
     this.queuedBytes = 0;
   }
@@ -52,7 +59,7 @@ export class DeferredExchange<A> implements ResponseSink {
   }
 
   end(): void {
-    if (this.exchange === undefined && !this.cut) this.answeredEarly();
+    if (this.exchange === undefined && !this.cut) this.owner.answeredEarly();
     if (this.cut) return;
     if (this.exchange === undefined) this.queue.push((exchange) => this.endNow(exchange));
     else this.endNow(this.exchange);
@@ -62,7 +69,7 @@ export class DeferredExchange<A> implements ResponseSink {
     // The client is gone: nothing more of the body will come, so classify with what there is.
     this.begin();
     this.run((exchange) => exchange.clientClosed());
-    this.onSettled(this);
+    this.owner.settled(this);
   }
 
   /** At the meter's close: counts what is still open as cancelled, and ignores the rest. */
@@ -82,7 +89,7 @@ export class DeferredExchange<A> implements ResponseSink {
     const observer = this.observer;
     if (observer === undefined) exchange.responseEnd();
     else observer.end(() => exchange.responseEnd());
-    this.onSettled(this);
+    this.owner.settled(this);
   }
 
   private run(op: Op<A>): void {

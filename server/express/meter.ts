@@ -7,11 +7,10 @@ import { GuardedExchange } from '../sidecar/guarded-exchange.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
-import { DeferredExchange } from './deferred-exchange.js';
+import type { DeferredExchange } from './deferred-exchange.js';
 import { resolveMeterOptions, type MeterOptions } from './resolve-meter-options.js';
 import { servedBy, trackDeclaration, type Declaration } from './served-by.js';
-import { tapRequestBody } from './tap-request-body.js';
-import { tapResponse } from './tap-response.js';
+import { WatchedRequest, type RequestMeter } from './watched-request.js';
 
 type MeteredCaller = Caller & Declaration;
 
@@ -64,6 +63,20 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     logger.error({ err: error, where }, 'metering error; the request was served unmetered');
   };
   const open = new Set<DeferredExchange<MeteredCaller>>();
+  const requestMeter: RequestMeter<MeteredCaller> = {
+    start(facts, attrs) {
+      try {
+        return new GuardedExchange(httpMeter.begin(facts, attrs), onInternalError);
+      } catch (error) {
+        onInternalError(error, 'classify');
+        return new GuardedExchange<MeteredCaller>(undefined, onInternalError);
+      }
+    },
+    report: onInternalError,
+    open,
+    maxBodyBytes: config.maxBodyBytes,
+    maxAnswerBytes: config.maxAnswerBytes,
+  };
   let closing: Promise<FinalFlush> | undefined;
   metering.flusher.start();
 
@@ -74,55 +87,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) return metering.countNonMcp();
     const attrs: MeteredCaller = { ...identify(req) };
     trackDeclaration(res, attrs);
-    let body: { text: string | undefined; complete: boolean } = { text: undefined, complete: method !== 'POST' };
-    const start = () => {
-      try {
-        const facts = { method, path, headers: req.headers, body: body.text, bodyTooLarge: !body.complete };
-        return new GuardedExchange(httpMeter.begin(facts, attrs), onInternalError);
-      } catch (error) {
-        onInternalError(error, 'classify');
-        return new GuardedExchange<MeteredCaller>(undefined, onInternalError);
-      }
-    };
-    let tap: { stop(): void } | undefined;
-    let draining = false;
-    const begin = () => {
-      try {
-        exchange.begin();
-      } catch (error) {
-        onInternalError(error, 'begin');
-      }
-    };
-    // The body will not be seen whole: classify with what there is.
-    const giveUp = () => {
-      tap?.stop();
-      begin();
-    };
-    // The handler answered without reading the body (a refusal on the headers, say). Node would
-    // now discard the unread rest; reading it to its end through the tap instead costs the handler
-    // nothing and lets the request be classified from its body, as the proxy would. Only then is
-    // the request's own end watched: otherwise the response's close says all the meter needs, and
-    // an 'error' listener of ours would change what the request emits to the host's.
-    const drainUnread = () => {
-      if (req.readableFlowing !== null || req.readableEnded) return;
-      draining = true;
-      req.once('close', giveUp);
-      req.once('error', giveUp);
-      req.resume();
-    };
-    const exchange = new DeferredExchange<MeteredCaller>(start, config.maxAnswerBytes, (settled) => open.delete(settled), drainUnread);
-    open.add(exchange);
-    if (method !== 'POST') {
-      tapResponse(res, exchange, onInternalError);
-      return begin();
-    }
-    tapResponse(res, exchange, onInternalError, () => {
-      if (!draining) giveUp();
-    });
-    tap = tapRequestBody(req, config.maxBodyBytes, (seen) => {
-      body = seen;
-      begin();
-    });
+    new WatchedRequest(requestMeter, req, method, path, attrs).watch(res);
   }
 
   const middleware = ((req, res, next) => {
