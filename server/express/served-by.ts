@@ -5,12 +5,13 @@ export interface Declaration {
   declaredEra?: DeclaredEra;
 }
 
-// Keyed by the response object, so a declaration dies with its exchange and hosts need no handle of ours.
-const declarations = new WeakMap<object, Declaration>();
+// Kept on the response object itself, so a declaration dies with its exchange and hosts need no
+// handle of ours. Not in a WeakMap: one entry per request there is extra work for every garbage collection.
+const DECLARATION = Symbol('mcp-sunset declaration');
 
 /** Ties a metered exchange's declaration to its response. */
 export function trackDeclaration(res: object, declaration: Declaration): void {
-  declarations.set(res, declaration);
+  (res as { [DECLARATION]?: Declaration })[DECLARATION] = declaration;
 }
 
 /**
@@ -21,6 +22,6 @@ export function trackDeclaration(res: object, declaration: Declaration): void {
  */
 export function servedBy(res: object, era: DeclaredEra): void {
   if (!DECLARED_ERAS.includes(era)) throw new TypeError(`servedBy: era must be one of ${DECLARED_ERAS.join(', ')}, not ${String(era)}`);
-  const declaration = declarations.get(res);
+  const declaration = (res as { [DECLARATION]?: Declaration })[DECLARATION];
   if (declaration !== undefined) declaration.declaredEra = era;
 }
