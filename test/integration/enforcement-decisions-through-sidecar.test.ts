@@ -1,33 +1,17 @@
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTallyWriter } from '../../server/store/write-tally-batch.js';
-import { CLIENT_INFO, textOf } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startV2Server } from '../peers/v2-server.js';
+import { CLIENT_INFO } from '../peers/clients.js';
+import { dayFromNow as day, POLICY_URL, sendPlan as send, v1HttpAdd as v1HttpAddWithKey, v1SseAdd, v2Add } from '../support/enforcement-peers.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
-const POLICY_URL = 'https://example.com/mcp/legacy-retirement';
-const DAY = 86_400_000;
 const KEYS = { 'key-partner-a-0001': 'partner-a', 'key-partner-b-0002': 'partner-b', 'key-partner-c-0003': 'partner-c' };
 const KEY_OF = Object.fromEntries(Object.entries(KEYS).map(([key, name]) => [name, key])) as Record<string, string>;
 const identity = { order: ['static-map' as const], apiKeyHeader: 'x-api-key', staticMap: KEYS };
 const enforcement = { supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] };
-
-function day(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
-}
-
-async function send(service: TestService, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<{ id: number }> {
-  const response = await fetch(new URL(path, service.apiUrl), { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer as { id: number };
-}
 
 const legacyPlan = (extra: Record<string, unknown>) => ({
   name: 'Retire the legacy era',
@@ -40,29 +24,8 @@ const legacyPlan = (extra: Record<string, unknown>) => ({
 });
 
 /** A v1 Streamable HTTP session as `caller` (a static-map name, or anonymous): connect, call `add`, end it. */
-async function v1HttpAdd(url: URL, caller?: string): Promise<string> {
-  const client = new V1Client(CLIENT_INFO);
-  const requestInit = caller === undefined ? undefined : { headers: { 'x-api-key': KEY_OF[caller]! } };
-  const transport = new V1HttpTransport(url, requestInit === undefined ? undefined : { requestInit });
-  await client.connect(transport);
-  try {
-    const result = textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
-    await transport.terminateSession();
-    return result;
-  } finally {
-    await client.close();
-  }
-}
-
-/** A v1 HTTP+SSE client: open the stream, call `add`, close. */
-async function v1SseAdd(url: URL): Promise<string> {
-  const client = new V1Client(CLIENT_INFO);
-  await client.connect(new V1SseTransport(url));
-  try {
-    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
-  } finally {
-    await client.close();
-  }
+function v1HttpAdd(url: URL, caller?: string): Promise<string> {
+  return v1HttpAddWithKey(url, caller === undefined ? undefined : KEY_OF[caller]!);
 }
 
 /** Waits until `read` reaches `count` (a closed stream is counted when the sidecar sees it end), then answers what it read. */
@@ -74,16 +37,6 @@ async function settledCount(read: () => Promise<number>, count: number): Promise
     value = await read();
   }
   return value;
-}
-
-async function v2Add(url: URL): Promise<string> {
-  const client = new V2Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new V2HttpTransport(url));
-  try {
-    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
-  } finally {
-    await client.close();
-  }
 }
 
 /** What each attempt gave: the tool's answer, or "refused" when the client failed with -32022. */

@@ -1,16 +1,14 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CLIENT_INFO, textOf } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startV2Server } from '../peers/v2-server.js';
+import { dayFromNow as day, POLICY_URL, sendPlan, v1HttpAdd, v2Add } from '../support/enforcement-peers.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
-const POLICY_URL = 'https://example.com/mcp/legacy-retirement';
 const PARTNER_KEY = 'partner-key-0001';
 const HOUR = 3_600_000;
 const MODERN_META = {
@@ -19,15 +17,8 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-function day(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function createPlan(service: TestService, plan: Record<string, unknown>): Promise<{ id: number }> {
-  const response = await fetch(new URL('/api/v1/plans', service.apiUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) });
-  const body = await response.json();
-  if (response.status !== 201) throw new Error(`plan refused: ${JSON.stringify(body)}`);
-  return body as { id: number };
+function createPlan(service: TestService, plan: Record<string, unknown>): Promise<{ id: number }> {
+  return sendPlan(service, 'POST', '/api/v1/plans', plan);
 }
 
 const legacyPlan = (extra: Record<string, unknown>) => ({
@@ -42,35 +33,6 @@ const legacyPlan = (extra: Record<string, unknown>) => ({
 
 /** A brownout running now. */
 const brownoutNow = () => [{ startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + HOUR).toISOString(), note: 'test brownout' }];
-
-function headersWith(apiKey: string | undefined): RequestInit | undefined {
-  return apiKey === undefined ? undefined : { headers: { 'x-api-key': apiKey } };
-}
-
-/** A v1 Streamable HTTP session: connect, call `add`, end the session. Throws what the client surfaces. */
-async function v1HttpAdd(url: URL, apiKey?: string): Promise<string> {
-  const client = new V1Client(CLIENT_INFO);
-  const init = headersWith(apiKey);
-  const transport = new V1HttpTransport(url, init === undefined ? undefined : { requestInit: init });
-  await client.connect(transport);
-  try {
-    const result = textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
-    await transport.terminateSession();
-    return result;
-  } finally {
-    await client.close();
-  }
-}
-
-async function v2Add(url: URL): Promise<string> {
-  const client = new V2Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new V2HttpTransport(url));
-  try {
-    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
-  } finally {
-    await client.close();
-  }
-}
 
 async function errorOf(run: () => Promise<unknown>): Promise<Error> {
   try {

@@ -1,0 +1,58 @@
+/** Real SDK clients and plan requests shared by the enforcement tests through the sidecar. */
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
+import { CLIENT_INFO, textOf } from '../peers/clients.js';
+import type { TestService } from './start-test-service.js';
+
+export const POLICY_URL = 'https://example.com/mcp/legacy-retirement';
+
+/** A plan date (YYYY-MM-DD, UTC) this many days from now. */
+export function dayFromNow(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** POSTs or PATCHes a plan through the service's API; any answer but 2xx fails the test with its body. */
+export async function sendPlan(service: TestService, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<{ id: number }> {
+  const response = await fetch(new URL(path, service.apiUrl), { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer as { id: number };
+}
+
+/** A v1 Streamable HTTP session, with an API key when given: connect, call `add`, end the session. Throws what the client surfaces. */
+export async function v1HttpAdd(url: URL, apiKey?: string): Promise<string> {
+  const client = new V1Client(CLIENT_INFO);
+  const transport = new V1HttpTransport(url, apiKey === undefined ? undefined : { requestInit: { headers: { 'x-api-key': apiKey } } });
+  await client.connect(transport);
+  try {
+    const result = textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
+    await transport.terminateSession();
+    return result;
+  } finally {
+    await client.close();
+  }
+}
+
+/** A v1 HTTP+SSE client: open the stream, call `add`, close. */
+export async function v1SseAdd(url: URL): Promise<string> {
+  const client = new V1Client(CLIENT_INFO);
+  await client.connect(new V1SseTransport(url));
+  try {
+    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
+  } finally {
+    await client.close();
+  }
+}
+
+/** A v2 client pinned to 2026-07-28: connect, call `add`, close. */
+export async function v2Add(url: URL): Promise<string> {
+  const client = new V2Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new V2HttpTransport(url));
+  try {
+    return textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
+  } finally {
+    await client.close();
+  }
+}
