@@ -2,6 +2,7 @@ import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
+import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
@@ -55,16 +56,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     { kind: 'serve', startedAt, policyVersion: () => policy.current().version },
   );
   const { store, storeError, tally, flusher, metrics, record } = metering;
-  const meter = new HttpMeter<Caller>({
-    record,
-    maxSessions: config.caps.sessions,
-    maxChannels: config.caps.sessions,
-    maxPendingAnswers: config.caps.pendingAnswers,
-    maxSessionBytes: config.caps.sessionsBytes,
-    maxPendingAnswerBytes: config.caps.pendingAnswersBytes,
-    httpSseMessagePaths: config.httpSseMessagePaths,
-    maxAnswerBytes: config.maxAnswerBytes,
-  });
+  const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));
   const policy = createPolicyRefresher({ db: store?.db, now, supportedVersions: config.enforcement.supportedVersions, logger });
   const proxy = createReverseProxy({
     upstream: options.upstream,

@@ -4,6 +4,7 @@ import { createMetering, type FinalFlush } from '../metering/create-metering.js'
 import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { GuardedExchange } from '../sidecar/guarded-exchange.js';
+import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
@@ -47,16 +48,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     const era = observation.attrs.declaredEra;
     metering.record(era === undefined ? observation : { ...observation, message: declareEra(observation.message, era) });
   };
-  const httpMeter = new HttpMeter<MeteredCaller>({
-    record: count,
-    maxSessions: config.caps.sessions,
-    maxChannels: config.caps.sessions,
-    maxPendingAnswers: config.caps.pendingAnswers,
-    maxSessionBytes: config.caps.sessionsBytes,
-    maxPendingAnswerBytes: config.caps.pendingAnswersBytes,
-    httpSseMessagePaths: config.httpSseMessagePaths,
-    maxAnswerBytes: config.maxAnswerBytes,
-  });
+  const httpMeter = new HttpMeter<MeteredCaller>(httpMeterOptions(config, count));
   const identify = createCallerIdentifier({ secret: metering.installSecret(), ...config.identity });
   const onInternalError = (error: unknown, where: string) => {
     metering.metrics.meteringErrors.inc({ where });
