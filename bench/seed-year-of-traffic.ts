@@ -1,6 +1,6 @@
 import { createSeededRandom } from '../server/lib/create-seeded-random.js';
-import type { Db } from '../server/store/open-database.js';
-import { createTallyWriter } from '../server/store/write-tally-batch.js';
+import type { Db } from '../server/store/sqlite/open-database.js';
+import { createTallyWriter } from '../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../server/tally/tally-cell.js';
 
 const HOUR_MS = 3_600_000;

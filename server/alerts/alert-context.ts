@@ -4,10 +4,10 @@
  */
 import type { GateState } from '../analysis/compute-gate-state.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
-import type { CallerRefusals } from '../store/list-caller-refusals.js';
-import type { NewLegacyCaller } from '../store/list-new-legacy-callers.js';
-import type { ExemptionRecord } from '../store/plan-record.js';
-import type { PlanAction } from '../store/schema/index.js';
+import type { CallerRefusals } from '../store/sqlite/list-caller-refusals.js';
+import type { NewLegacyCaller } from '../store/sqlite/list-new-legacy-callers.js';
+import type { ExemptionRecord } from '../store/sqlite/plan-record.js';
+import type { PlanAction } from '../store/sqlite/schema/index.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 
 /** One active plan, reduced to what the rules read from its view. */

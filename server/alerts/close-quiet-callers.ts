@@ -1,9 +1,9 @@
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
-import { listScopeLastTraffic, listScopeLastUse } from '../store/list-caller-usage.js';
-import { listIntegrations } from '../store/list-integrations.js';
-import { listPlans } from '../store/list-plans.js';
-import type { Db } from '../store/open-database.js';
-import { updateIntegrationClosure, type IntegrationClosure } from '../store/update-integration-closure.js';
+import { listScopeLastTraffic, listScopeLastUse } from '../store/sqlite/list-caller-usage.js';
+import { listIntegrations } from '../store/sqlite/list-integrations.js';
+import { listPlans } from '../store/sqlite/list-plans.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { updateIntegrationClosure, type IntegrationClosure } from '../store/sqlite/update-integration-closure.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import { scopeOf } from '../views/load-plan-views.js';
 

@@ -2,11 +2,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AlertRun, AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
-import type { AlertRecord } from '../store/alert-record.js';
-import { getAlert } from '../store/get-alert.js';
-import { listAlerts } from '../store/list-alerts.js';
-import type { Db } from '../store/open-database.js';
-import { ALERT_STATES } from '../store/schema/index.js';
+import type { AlertRecord } from '../store/sqlite/alert-record.js';
+import { getAlert } from '../store/sqlite/get-alert.js';
+import { listAlerts } from '../store/sqlite/list-alerts.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { ALERT_STATES } from '../store/sqlite/schema/index.js';
 import { parseInput } from './parse-input.js';
 import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso } from './to-json.js';
 

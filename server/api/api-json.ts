@@ -2,7 +2,7 @@
  * The JSON shapes of /api/v1 that the dashboard reads, as the server builds them: types only, so
  * web/ imports them and a change here that breaks the page fails the dashboard's typecheck.
  */
-import type { listTraffic } from '../store/list-traffic.js';
+import type { listTraffic } from '../store/sqlite/list-traffic.js';
 import type {
   alertListingToJson,
   alertsToJson,

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
-import type { Db } from '../store/open-database.js';
+import type { Db } from '../store/sqlite/open-database.js';
 import { createAlertsRouter } from './alerts-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';

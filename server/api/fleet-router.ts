@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import type { Db } from '../store/open-database.js';
+import type { Db } from '../store/sqlite/open-database.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
 import { parseInput } from './parse-input.js';
 import { fleetToJson } from './to-json.js';

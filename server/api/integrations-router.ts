@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import { listPlans } from '../store/list-plans.js';
-import type { Db } from '../store/open-database.js';
-import { INTEGRATION_STATUSES } from '../store/schema/index.js';
-import { updateIntegration } from '../store/update-integration.js';
+import { listPlans } from '../store/sqlite/list-plans.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { INTEGRATION_STATUSES } from '../store/sqlite/schema/index.js';
+import { updateIntegration } from '../store/sqlite/update-integration.js';
 import { loadIntegrationViews } from '../views/load-integration-views.js';
 import { parseInput } from './parse-input.js';
 import { integrationToJson, integrationsToJson } from './to-json.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
-import { PLAN_ACTIONS } from '../store/schema/index.js';
+import { PLAN_ACTIONS } from '../store/sqlite/schema/index.js';
 
 export const day = z
   .string()

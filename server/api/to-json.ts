@@ -1,10 +1,10 @@
 import type { DryRun } from '../analysis/compute-dry-run.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { Trend } from '../analysis/compute-trend.js';
-import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/alert-record.js';
-import type { ProbeRecord } from '../store/insert-probe.js';
-import type { AlertListing } from '../store/list-alerts.js';
-import type { PlanRecord } from '../store/plan-record.js';
+import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/sqlite/alert-record.js';
+import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { AlertListing } from '../store/sqlite/list-alerts.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
 import type { PlanEnforcement } from '../views/load-plan-enforcement.js';

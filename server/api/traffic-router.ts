@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { Db } from '../store/open-database.js';
-import { listTraffic } from '../store/list-traffic.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { listTraffic } from '../store/sqlite/list-traffic.js';
 import { parseInput } from './parse-input.js';
 import { trafficQuerySchema } from './traffic-query-schema.js';
 

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../config/load-config.js';
 import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreLocation } from '../lib/redact-store-location.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
-import { openDatabase } from '../store/open-database.js';
+import { openDatabase } from '../store/sqlite/open-database.js';
 import { day } from '../api/plan-input-schema.js';
 import { buildReport, formatReport } from './commands/build-report.js';
 import { buildDryRun, formatDryRun } from './commands/dry-run.js';

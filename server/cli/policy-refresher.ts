@@ -1,8 +1,8 @@
 import type { Logger } from '../lib/create-logger.js';
 import { compilePolicy } from '../policy/compile-policy.js';
 import { EMPTY_POLICY, type CompiledPolicy } from '../policy/compiled-policy.js';
-import type { Db } from '../store/open-database.js';
-import { getPolicyVersion } from '../store/policy-version.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { getPolicyVersion } from '../store/sqlite/policy-version.js';
 import { loadPolicyInputs } from '../views/load-policy-inputs.js';
 
 export interface PolicyRefresherOptions {

@@ -12,7 +12,7 @@ import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
 import { probe } from '../prober/probe.js';
-import type { Store } from '../store/open-database.js';
+import type { Store } from '../store/sqlite/open-database.js';
 
 export interface StartApiOptions {
   config: Readonly<Config>;

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
-import type { Store } from '../store/open-database.js';
-import { syncDeclaredPlans } from '../store/sync-declared-plans.js';
+import type { Store } from '../store/sqlite/open-database.js';
+import { syncDeclaredPlans } from '../store/sqlite/sync-declared-plans.js';
 import { validateDeclaredPlans } from './validate-declared-plans.js';
 
 /**

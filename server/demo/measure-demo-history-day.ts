@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Era } from '../protocol/vocabulary.js';
 import { isWorkRequest } from '../protocol/work-request.js';
-import { listTraffic } from '../store/list-traffic.js';
-import type { Db } from '../store/open-database.js';
-import { settingsTable } from '../store/schema/index.js';
+import { listTraffic } from '../store/sqlite/list-traffic.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { settingsTable } from '../store/sqlite/schema/index.js';
 import type { DemoDay } from './plan-demo-pace.js';
 import { DEMO_HISTORY_NODE, DEMO_HISTORY_SETTING } from './seed-demo-history.js';
 

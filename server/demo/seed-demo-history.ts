@@ -8,11 +8,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { isLegacyWorkServed } from '../protocol/served.js';
-import { insertPlan } from '../store/insert-plan.js';
-import type { Db } from '../store/open-database.js';
-import { settingsTable } from '../store/schema/index.js';
-import { updateIntegration } from '../store/update-integration.js';
-import { createTallyWriter } from '../store/write-tally-batch.js';
+import { insertPlan } from '../store/sqlite/insert-plan.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { settingsTable } from '../store/sqlite/schema/index.js';
+import { updateIntegration } from '../store/sqlite/update-integration.js';
+import { createTallyWriter } from '../store/sqlite/write-tally-batch.js';
 import type { IntegrationSighting, TallyCell } from '../tally/tally-cell.js';
 import { buildDemoHistoryDay } from './build-demo-history-day.js';
 import { createSeededRandom } from '../lib/create-seeded-random.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../lib/create-logger.js';
 import type { ProbeVerdict } from '../prober/verdict.js';
-import { insertProbe, type ProbeRecord } from '../store/insert-probe.js';
-import type { Db } from '../store/open-database.js';
+import { insertProbe, type ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { Db } from '../store/sqlite/open-database.js';
 import { checkLegacyAcceptance, type LegacyAcceptance } from './check-legacy-acceptance.js';
 import type { FleetHoldOffs } from './fleet-hold-offs.js';
 

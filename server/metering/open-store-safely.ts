@@ -1,7 +1,7 @@
 import type { Logger } from '../lib/create-logger.js';
 import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreLocation } from '../lib/redact-store-location.js';
-import { openDatabase, type Store } from '../store/open-database.js';
+import { openDatabase, type Store } from '../store/sqlite/open-database.js';
 
 /**
  * Opens the store, or answers why it could not, with the location's secrets masked: a process that

@@ -1,9 +1,9 @@
 import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
-import { listIntegrations } from '../store/list-integrations.js';
-import { listScopeCallers } from '../store/list-scope-callers.js';
-import type { Db } from '../store/open-database.js';
-import type { PlanRecord } from '../store/plan-record.js';
-import { sumServedRequests } from '../store/sum-served-requests.js';
+import { listIntegrations } from '../store/sqlite/list-integrations.js';
+import { listScopeCallers } from '../store/sqlite/list-scope-callers.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import { sumServedRequests } from '../store/sqlite/sum-served-requests.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 

@@ -1,10 +1,10 @@
 import { computeFleetDrift, type FleetDrift } from '../analysis/compute-fleet-drift.js';
 import { computeSidecarStates, type SidecarState } from '../analysis/compute-sidecar-states.js';
-import type { ProbeRecord } from '../store/insert-probe.js';
-import { listLatestProbes } from '../store/list-latest-probes.js';
-import { listSidecarNodes } from '../store/list-sidecar-nodes.js';
-import type { Db } from '../store/open-database.js';
-import { getPolicyVersionChange } from '../store/policy-version.js';
+import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
+import { listLatestProbes } from '../store/sqlite/list-latest-probes.js';
+import { listSidecarNodes } from '../store/sqlite/list-sidecar-nodes.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { getPolicyVersionChange } from '../store/sqlite/policy-version.js';
 
 export interface FleetView extends FleetDrift {
   /** The latest check of each node, beside its drift flags. */

@@ -2,10 +2,10 @@ import { computeGateState, type GateState } from '../analysis/compute-gate-state
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { planClock } from '../analysis/plan-clock.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import { listScopeLastUse } from '../store/list-caller-usage.js';
-import type { Db } from '../store/open-database.js';
-import type { PlanRecord } from '../store/plan-record.js';
-import { sumScopeShare } from '../store/sum-scope-share.js';
+import { listScopeLastUse } from '../store/sqlite/list-caller-usage.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import { sumScopeShare } from '../store/sqlite/sum-scope-share.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 

@@ -1,9 +1,9 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import { listCallerVolumes, listScopeLastUse } from '../store/list-caller-usage.js';
-import { listIntegrations, type IntegrationRecord } from '../store/list-integrations.js';
-import type { Db } from '../store/open-database.js';
-import type { PlanRecord } from '../store/plan-record.js';
+import { listCallerVolumes, listScopeLastUse } from '../store/sqlite/list-caller-usage.js';
+import { listIntegrations, type IntegrationRecord } from '../store/sqlite/list-integrations.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { planDay, scopeOf } from './load-plan-views.js';
 
 /** Keys that stand for callers nobody can phone: no trusted identity, or past the cap. */

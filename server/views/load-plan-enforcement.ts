@@ -2,9 +2,9 @@ import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntr
 import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import type { Bucket } from '../lib/time-bucket.js';
-import type { Db } from '../store/open-database.js';
-import type { PlanRecord } from '../store/plan-record.js';
-import { bucketFor, sumScopeRefusals } from '../store/sum-scope-refusals.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import { bucketFor, sumScopeRefusals } from '../store/sqlite/sum-scope-refusals.js';
 import { loadGateState } from './load-gate-state.js';
 import { scopeOf } from './load-plan-views.js';
 

@@ -2,8 +2,8 @@ import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-sta
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
-import type { Db } from '../store/open-database.js';
-import type { PlanRecord } from '../store/plan-record.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
 import { loadShareView, type ShareView } from './load-share-view.js';
 

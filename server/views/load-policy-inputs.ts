@@ -1,11 +1,11 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { planClock } from '../analysis/plan-clock.js';
 import type { PolicyInputs, PolicyPlanInput } from '../policy/compile-policy.js';
-import { listScopeCallersBefore } from '../store/list-caller-usage.js';
-import { listPlans } from '../store/list-plans.js';
-import { listServedVersions } from '../store/list-served-versions.js';
-import type { Db } from '../store/open-database.js';
-import { getPolicyVersion } from '../store/policy-version.js';
+import { listScopeCallersBefore } from '../store/sqlite/list-caller-usage.js';
+import { listPlans } from '../store/sqlite/list-plans.js';
+import { listServedVersions } from '../store/sqlite/list-served-versions.js';
+import type { Db } from '../store/sqlite/open-database.js';
+import { getPolicyVersion } from '../store/sqlite/policy-version.js';
 import { loadGateState } from './load-gate-state.js';
 import { scopeOf } from './load-plan-views.js';
 

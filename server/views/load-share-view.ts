@@ -3,9 +3,9 @@ import { computeTrend, type Trend, type TrendThresholds } from '../analysis/comp
 import { computeWeekStart, WEEK_MS } from '../analysis/compute-week-start.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
 import type { ShareBasis } from '../protocol/work-request.js';
-import { listLegacyCallerCounts } from '../store/list-legacy-caller-counts.js';
-import { listShareRows } from '../store/list-share-rows.js';
-import type { Db } from '../store/open-database.js';
+import { listLegacyCallerCounts } from '../store/sqlite/list-legacy-caller-counts.js';
+import { listShareRows } from '../store/sqlite/list-share-rows.js';
+import type { Db } from '../store/sqlite/open-database.js';
 
 export interface ShareView {
   scope: PlanScope;

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { closeQuietCallers } from '../../server/alerts/close-quiet-callers.js';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
-import { getIntegration } from '../../server/store/get-integration.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { updateIntegration } from '../../server/store/update-integration.js';
-import { updatePlan } from '../../server/store/update-plan.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { getIntegration } from '../../server/store/sqlite/get-integration.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { updateIntegration } from '../../server/store/sqlite/update-integration.js';
+import { updatePlan } from '../../server/store/sqlite/update-plan.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { IntegrationSighting, TallyCell } from '../../server/tally/tally-cell.js';
 import { loadIntegrationViews } from '../../server/views/load-integration-views.js';
-import { listPlans } from '../../server/store/list-plans.js';
+import { listPlans } from '../../server/store/sqlite/list-plans.js';
 import { integrationToJson } from '../../server/api/to-json.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';
 

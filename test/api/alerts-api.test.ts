@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import { bucketStart } from '../../server/lib/time-bucket.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../alerts/webhook-receiver.js';
 import { trafficCell } from '../store/temp-database.js';

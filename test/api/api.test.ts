@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { trafficCell } from '../store/temp-database.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';

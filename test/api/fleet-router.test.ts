@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getPolicyVersion, bumpPolicyVersion } from '../../server/store/policy-version.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { getPolicyVersion, bumpPolicyVersion } from '../../server/store/sqlite/policy-version.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { NodeHeartbeat } from '../../server/tally/tally-cell.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';

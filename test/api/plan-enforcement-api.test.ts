@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getPolicyVersion } from '../../server/store/policy-version.js';
+import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 

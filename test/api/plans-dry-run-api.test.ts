@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { runV1HttpSession, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createPolicyRefresher } from '../../server/cli/policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { updatePlan } from '../../server/store/update-plan.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { updatePlan } from '../../server/store/sqlite/update-plan.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 
 const NOW = Date.UTC(2027, 0, 15, 12);

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 import { createPolicyRefresher, type PolicyRefresher } from '../../server/cli/policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { updatePlan } from '../../server/store/update-plan.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { updatePlan } from '../../server/store/sqlite/update-plan.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 
 const START = dayStart('2027-03-12') + 12 * 3_600_000;

@@ -12,7 +12,7 @@ import { seedDemoHistory } from '../../server/demo/seed-demo-history.js';
 import { withDemoIdentity } from '../../server/demo/with-demo-identity.js';
 import { createCallerIdentifier } from '../../server/sidecar/identify-caller.js';
 import { isWorkRequest } from '../../server/protocol/work-request.js';
-import { getInstallSecret } from '../../server/store/get-install-secret.js';
+import { getInstallSecret } from '../../server/store/sqlite/get-install-secret.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
 describe('startDemoTraffic', () => {

@@ -5,8 +5,8 @@ import { collectFindings, evaluateAlerts } from '../../server/alerts/evaluate-al
 import { loadAlertContext } from '../../server/alerts/load-alert-context.js';
 import { DEFAULT_TREND_THRESHOLDS } from '../../server/analysis/compute-trend.js';
 import { computeDemoLegacyShare, DEMO_HISTORY_NODE, DEMO_HISTORY_SETTING, isDemoHistorySeeded, seedDemoHistory } from '../../server/demo/seed-demo-history.js';
-import { getPlan } from '../../server/store/get-plan.js';
-import { listPlans } from '../../server/store/list-plans.js';
+import { getPlan } from '../../server/store/sqlite/get-plan.js';
+import { listPlans } from '../../server/store/sqlite/list-plans.js';
 import { loadIntegrationViews } from '../../server/views/load-integration-views.js';
 import { loadPlanView } from '../../server/views/load-plan-views.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';

@@ -3,7 +3,7 @@ import { createFleetHoldOffs } from '../../server/fleet/fleet-hold-offs.js';
 import { runFleetCheck, type FleetNode } from '../../server/fleet/run-fleet-check.js';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { probe } from '../../server/prober/probe.js';
-import { listLatestProbes } from '../../server/store/list-latest-probes.js';
+import { listLatestProbes } from '../../server/store/sqlite/list-latest-probes.js';
 import { startFakeHttpServer, type FakeServer } from '../prober/fakes/fake-http-server.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { sidecarNodesTable } from '../../server/store/schema/index.js';
+import { sidecarNodesTable } from '../../server/store/sqlite/schema/index.js';
 import { runV1HttpSession, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';

@@ -6,9 +6,9 @@ import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport as V1StdioTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertPlan } from '../../server/store/insert-plan.js';
-import { listTraffic } from '../../server/store/list-traffic.js';
-import { openDatabase } from '../../server/store/open-database.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import { listTraffic } from '../../server/store/sqlite/list-traffic.js';
+import { openDatabase } from '../../server/store/sqlite/open-database.js';
 import { textOf } from '../peers/clients.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
 

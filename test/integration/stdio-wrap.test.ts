@@ -7,8 +7,8 @@ import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listTraffic } from '../../server/store/list-traffic.js';
-import { openDatabase } from '../../server/store/open-database.js';
+import { listTraffic } from '../../server/store/sqlite/list-traffic.js';
+import { openDatabase } from '../../server/store/sqlite/open-database.js';
 import { eventsInBatch, readSpool } from '../../server/store/spool-file.js';
 import { textOf } from '../peers/clients.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';

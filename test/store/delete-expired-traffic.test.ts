@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { deleteExpiredTraffic } from '../../server/store/delete-expired-traffic.js';
-import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema/index.js';
+import { deleteExpiredTraffic } from '../../server/store/sqlite/delete-expired-traffic.js';
+import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/sqlite/schema/index.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 
 const NOW = Date.UTC(2026, 10, 30, 12, 0);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { getInstallSecret } from '../../server/store/get-install-secret.js';
+import { getInstallSecret } from '../../server/store/sqlite/get-install-secret.js';
 import { openTempDatabase, type TempDatabase } from './temp-database.js';
 
 describe('getInstallSecret', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { listCallerRefusals } from '../../server/store/list-caller-refusals.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { listCallerRefusals } from '../../server/store/sqlite/list-caller-refusals.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 
 const HOUR_MS = 3_600_000;

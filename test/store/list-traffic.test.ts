@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { listTraffic, type TrafficQuery } from '../../server/store/list-traffic.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { listTraffic, type TrafficQuery } from '../../server/store/sqlite/list-traffic.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 
 const NOON = Date.UTC(2026, 10, 30, 12, 0);

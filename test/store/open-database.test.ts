@@ -13,7 +13,7 @@ describe('openDatabase', () => {
     db = openTempDatabase();
     const tables = db.store.sqlite.prepare(`select name from sqlite_master where type = 'table' and name not like '\\_\\_%' escape '\\' and name not like 'sqlite%' order by name`).all();
     expect(tables).toEqual(
-      ['alert_deliveries', 'alerts', 'brownouts', 'integrations', 'legacy_caller_day', 'plan_exemptions', 'plans', 'probes', 'replayed_spool_batches', 'settings', 'share_day', 'sidecar_nodes', 'traffic_day', 'traffic_hour', 'traffic_minute'].map((name) => ({ name })),
+      ['alert_deliveries', 'alerts', 'brownouts', 'integrations', 'legacy_caller_day', 'plan_exemptions', 'plans', 'probes', 'replayed_spool_batches', 'settings', 'share_day', 'sidecar_nodes', 'tally_streams', 'traffic_day', 'traffic_hour', 'traffic_minute'].map((name) => ({ name })),
     );
   });
 
@@ -48,7 +48,7 @@ describe('several processes opening one new database at once', () => {
         }),
       );
       const results = await Promise.all(runs);
-      const migrations = readdirSync(join(import.meta.dirname, '..', '..', 'migrations')).filter((f) => f.endsWith('.sql')).length;
+      const migrations = readdirSync(join(import.meta.dirname, '..', '..', 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).length;
       expect(results.map((r) => ({ code: r.code, out: r.out.trim(), err: r.err.slice(-500) }))).toEqual(Array(6).fill({ code: 0, out: String(migrations), err: '' }));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { replaySpool } from '../../server/store/replay-spool.js';
-import { trafficMinuteTable } from '../../server/store/schema/index.js';
+import { replaySpool } from '../../server/store/sqlite/replay-spool.js';
+import { trafficMinuteTable } from '../../server/store/sqlite/schema/index.js';
 import { appendSpool, readSpool } from '../../server/store/spool-file.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 
 const NOON = Date.UTC(2026, 10, 30, 12, 0);

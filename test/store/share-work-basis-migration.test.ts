@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openDatabase } from '../../server/store/open-database.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { openDatabase } from '../../server/store/sqlite/open-database.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { openTempDatabase, trafficCell } from './temp-database.js';
 
@@ -32,7 +32,7 @@ afterEach(() => {
 function initialMigrationsOnly(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-migrations-'));
   dirs.push(dir);
-  cpSync(join(import.meta.dirname, '../../migrations'), dir, { recursive: true });
+  cpSync(join(import.meta.dirname, '../../migrations/sqlite'), dir, { recursive: true });
   const journal = JSON.parse(readFileSync(join(dir, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
   writeFileSync(join(dir, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
   return dir;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { getPlan } from '../../server/store/get-plan.js';
-import { insertPlan } from '../../server/store/insert-plan.js';
-import { listPlans } from '../../server/store/list-plans.js';
-import { getPolicyVersion } from '../../server/store/policy-version.js';
-import type { DeclaredPlanFields } from '../../server/store/same-plan-fields.js';
-import { syncDeclaredPlans, type DeclaredPlan } from '../../server/store/sync-declared-plans.js';
+import { getPlan } from '../../server/store/sqlite/get-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import { listPlans } from '../../server/store/sqlite/list-plans.js';
+import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
+import type { DeclaredPlanFields } from '../../server/store/sqlite/same-plan-fields.js';
+import { syncDeclaredPlans, type DeclaredPlan } from '../../server/store/sqlite/sync-declared-plans.js';
 import { openTempDatabase, type TempDatabase } from './temp-database.js';
 
 const T0 = Date.UTC(2026, 11, 1);

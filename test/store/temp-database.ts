@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Store } from '../../server/store/open-database.js';
+import { openDatabase, type Store } from '../../server/store/sqlite/open-database.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 
 /** A real SQLite file in a fresh temporary folder, with the real migrations applied. */

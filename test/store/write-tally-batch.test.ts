@@ -1,7 +1,7 @@
 import { asc } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { integrationsTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/schema/index.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { integrationsTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from '../../server/store/sqlite/schema/index.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { Flusher } from '../../server/tally/flusher.js';
 import { IDLE_HEARTBEAT_EVERY_MS } from '../../server/tally/idle-heartbeat-due.js';
 import type { IntegrationSighting, NodeHeartbeat, TallyBatch, TallyCell } from '../../server/tally/tally-cell.js';

@@ -1,5 +1,5 @@
-import type { Db } from '../../server/store/open-database.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import type { Db } from '../../server/store/sqlite/open-database.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { updateIntegration } from '../../server/store/update-integration.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { updateIntegration } from '../../server/store/sqlite/update-integration.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { loadDryRun } from '../../server/views/load-dry-run.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
-import { deleteExpiredTraffic } from '../../server/store/delete-expired-traffic.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { deleteExpiredTraffic } from '../../server/store/sqlite/delete-expired-traffic.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { loadPlanEnforcement } from '../../server/views/load-plan-enforcement.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
-import { insertPlan, type PlanInput } from '../../server/store/insert-plan.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
-import { getPolicyVersion } from '../../server/store/policy-version.js';
-import { updatePlan } from '../../server/store/update-plan.js';
+import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
+import { updatePlan } from '../../server/store/sqlite/update-plan.js';
 import { loadPolicyInputs } from '../../server/views/load-policy-inputs.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';
 

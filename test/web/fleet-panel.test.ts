@@ -1,7 +1,7 @@
 /** The fleet panel against two real SDK servers of one half-rolled "fleet". */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bumpPolicyVersion } from '../../server/store/policy-version.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { bumpPolicyVersion } from '../../server/store/sqlite/policy-version.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { pageErrors, saveScreenshot } from './browser.js';

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeQuietCallers } from '../../server/alerts/close-quiet-callers.js';
-import { insertPlan } from '../../server/store/insert-plan.js';
-import { createTallyWriter } from '../../server/store/write-tally-batch.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import type { TestService } from '../support/start-test-service.js';
 import { trafficCell } from '../store/temp-database.js';

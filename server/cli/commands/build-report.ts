@@ -1,8 +1,8 @@
 import { isLegacyServed, isServed } from '../../protocol/served.js';
 import { ERAS, OUTCOMES, type Era } from '../../protocol/vocabulary.js';
 import { isWorkRequest } from '../../protocol/work-request.js';
-import { listTraffic } from '../../store/list-traffic.js';
-import type { Db } from '../../store/open-database.js';
+import { listTraffic } from '../../store/sqlite/list-traffic.js';
+import type { Db } from '../../store/sqlite/open-database.js';
 
 export interface TrafficReport {
   from: string;

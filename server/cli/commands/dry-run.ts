@@ -4,9 +4,9 @@
  */
 import type { DryRunJson } from '../../api/api-json.js';
 import { dryRunToJson } from '../../api/to-json.js';
-import { getPlan } from '../../store/get-plan.js';
-import type { Db } from '../../store/open-database.js';
-import type { PlanRecord } from '../../store/plan-record.js';
+import { getPlan } from '../../store/sqlite/get-plan.js';
+import type { Db } from '../../store/sqlite/open-database.js';
+import type { PlanRecord } from '../../store/sqlite/plan-record.js';
 import { loadDryRun } from '../../views/load-dry-run.js';
 
 export interface DryRunResult {

@@ -9,7 +9,7 @@ import { withDemoIdentity } from '../../demo/with-demo-identity.js';
 import { createLogger } from '../../lib/create-logger.js';
 import { redactStoreLocation } from '../../lib/redact-store-location.js';
 import { createCallerIdentifier } from '../../sidecar/identify-caller.js';
-import { getInstallSecret } from '../../store/get-install-secret.js';
+import { getInstallSecret } from '../../store/sqlite/get-install-secret.js';
 import { startService } from '../start-service.js';
 
 const DEMO_STOP_MS = 3_000;

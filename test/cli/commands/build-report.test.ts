@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { buildReport, formatReport } from '../../../server/cli/commands/build-report.js';
-import { createTallyWriter } from '../../../server/store/write-tally-batch.js';
+import { createTallyWriter } from '../../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../../server/tally/tally-cell.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../../store/temp-database.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDryRun, formatDryRun } from '../../../server/cli/commands/dry-run.js';
-import { insertPlan, type PlanInput } from '../../../server/store/insert-plan.js';
-import { updateIntegration } from '../../../server/store/update-integration.js';
-import { createTallyWriter } from '../../../server/store/write-tally-batch.js';
+import { insertPlan, type PlanInput } from '../../../server/store/sqlite/insert-plan.js';
+import { updateIntegration } from '../../../server/store/sqlite/update-integration.js';
+import { createTallyWriter } from '../../../server/store/sqlite/write-tally-batch.js';
 import { spawnCli } from '../../support/spawn-cli.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../../store/temp-database.js';
 

@@ -3,11 +3,11 @@
  * daily count of legacy callers read a few hundred rows instead of a year of per-caller traffic.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { ERAS, OUTCOMES, TRANSPORTS } from '../../protocol/vocabulary.js';
-import { REQUEST_CLASSES } from '../../protocol/work-request.js';
+import { ERAS, OUTCOMES, TRANSPORTS } from '../../../protocol/vocabulary.js';
+import { REQUEST_CLASSES } from '../../../protocol/work-request.js';
 
 /**
- * Client requests per UTC day by the dimensions the share needs. `request_class` tells work from
+ * Client requests per UTC day and node by the dimensions the share needs. `request_class` tells work from
  * negotiation (initialize, server/discover) and plumbing (ping, logging/setLevel), so the share can
  * count work only and show negotiation beside it.
  */
@@ -15,6 +15,8 @@ export const shareDayTable = sqliteTable(
   'share_day',
   {
     day: integer('day').notNull(),
+    // The node that served them: the fleet's curve is the sum, and one node's can be read alone.
+    node: text('node').notNull(),
     era: text('era', { enum: ERAS }).notNull(),
     transport: text('transport', { enum: TRANSPORTS }).notNull(),
     version: text('version').notNull(),
@@ -22,7 +24,7 @@ export const shareDayTable = sqliteTable(
     requestClass: text('request_class', { enum: REQUEST_CLASSES }).notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ name: 'share_day_pk', columns: [t.day, t.era, t.transport, t.version, t.outcome, t.requestClass] })],
+  (t) => [primaryKey({ name: 'share_day_pk', columns: [t.day, t.node, t.era, t.transport, t.version, t.outcome, t.requestClass] })],
 );
 
 /** Served legacy work requests per caller and UTC day: its rows per day are the day's legacy callers. */

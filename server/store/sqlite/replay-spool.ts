@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { rmSync } from 'node:fs';
-import type { TallyBatch } from '../tally/tally-cell.js';
+import type { TallyBatch } from '../../tally/tally-cell.js';
 import type { Store } from './open-database.js';
 import { replayedSpoolBatchesTable } from './schema/index.js';
-import { eventsInBatch, readSpool } from './spool-file.js';
+import { eventsInBatch, readSpool } from '../spool-file.js';
 
 export interface SpoolReplay {
   /** Events written back now; batches replayed before are not counted again. */

@@ -1,7 +1,7 @@
 import { and, gte, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { shareDayTable } from './schema/index.js';
-import { NO_VERSION, OVERFLOW_LABEL } from '../tally/tally-cell.js';
+import { NO_VERSION, OVERFLOW_LABEL } from '../../tally/tally-cell.js';
 
 /** Protocol versions the server answered client requests under since `since` (UTC day rows), most used first. */
 export function listServedVersions(db: Db, since: number): string[] {

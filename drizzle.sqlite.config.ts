@@ -2,7 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './server/store/schema/index.ts',
-  out: './migrations',
+  schema: './server/store/sqlite/schema/index.ts',
+  out: './migrations/sqlite',
   strict: true,
 });

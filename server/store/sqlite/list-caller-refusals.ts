@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { BUCKET_MS } from '../lib/time-bucket.js';
+import { BUCKET_MS } from '../../lib/time-bucket.js';
 import type { Db } from './open-database.js';
 import { integrationsTable, trafficHourTable } from './schema/index.js';
 

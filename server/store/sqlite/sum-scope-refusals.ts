@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, min, sql } from 'drizzle-orm';
-import { bucketStart, type Bucket } from '../lib/time-bucket.js';
+import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type PlanScopeKind, type TrafficTable } from './schema/index.js';
 

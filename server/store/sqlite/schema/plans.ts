@@ -1,5 +1,5 @@
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { SHARE_BASES } from '../../protocol/work-request.js';
+import { SHARE_BASES } from '../../../protocol/work-request.js';
 
 export const PLAN_SCOPE_KINDS = ['era', 'transport', 'version'] as const;
 export type PlanScopeKind = (typeof PLAN_SCOPE_KINDS)[number];

@@ -1,5 +1,5 @@
 import { and, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type ShareBasis } from '../protocol/work-request.js';
+import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type ShareBasis } from '../../protocol/work-request.js';
 import type { TrafficTable } from './schema/index.js';
 import type { PlanScopeKind } from './schema/index.js';
 

@@ -8,3 +8,4 @@ export * from './settings.js';
 export * from './traffic.js';
 export * from './spool.js';
 export * from './sidecar-nodes.js';
+export * from './tally-streams.js';

@@ -19,7 +19,7 @@ export interface Store {
 function findMigrationsFolder(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i += 1) {
-    const candidate = join(dir, 'migrations');
+    const candidate = join(dir, 'migrations', 'sqlite');
     if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
     dir = dirname(dir);
   }

@@ -1,6 +1,6 @@
 import { asc, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import type { ShareBasis } from '../protocol/work-request.js';
+import type { ShareBasis } from '../../protocol/work-request.js';
 import { brownoutsTable, planExemptionsTable, plansTable, type PlanAction, type PlanScopeKind } from './schema/index.js';
 
 export interface BrownoutRecord {

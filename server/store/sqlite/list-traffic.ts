@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { BUCKET_MS, bucketStart, type Bucket } from '../lib/time-bucket.js';
+import { BUCKET_MS, bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 

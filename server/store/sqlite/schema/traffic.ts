@@ -3,7 +3,7 @@
  * over long ranges never scan minute rows.
  */
 import { index, integer, primaryKey, sqliteTable, text, type SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
-import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../protocol/vocabulary.js';
+import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../../protocol/vocabulary.js';
 
 function trafficColumns() {
   return {

@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { SIDECAR_KINDS } from '../../tally/tally-cell.js';
+import { SIDECAR_KINDS } from '../../../tally/tally-cell.js';
 
 /** The sidecars writing to this store: one row per node, touched by each of its flushes. */
 export const sidecarNodesTable = sqliteTable('sidecar_nodes', {

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Bucket } from '../lib/time-bucket.js';
-import { bucketStart } from '../lib/time-bucket.js';
-import { isLegacyWorkServed } from '../protocol/served.js';
-import { classifyRequest } from '../protocol/work-request.js';
-import type { NodeHeartbeat, TallyBatch, TallyCell } from '../tally/tally-cell.js';
+import type { Bucket } from '../../lib/time-bucket.js';
+import { bucketStart } from '../../lib/time-bucket.js';
+import { isLegacyWorkServed } from '../../protocol/served.js';
+import { classifyRequest } from '../../protocol/work-request.js';
+import type { NodeHeartbeat, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
 import type { Db } from './open-database.js';
 import { integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
@@ -84,9 +84,9 @@ function prepareHeartbeatUpsert(db: Db) {
 function prepareRollupUpserts(db: Db) {
   const share = db
     .insert(shareDayTable)
-    .values({ day: P('day'), era: P('era'), transport: P('transport'), version: P('version'), outcome: P('outcome'), requestClass: P('requestClass'), count: P('count') })
+    .values({ day: P('day'), node: P('node'), era: P('era'), transport: P('transport'), version: P('version'), outcome: P('outcome'), requestClass: P('requestClass'), count: P('count') })
     .onConflictDoUpdate({
-      target: [shareDayTable.day, shareDayTable.era, shareDayTable.transport, shareDayTable.version, shareDayTable.outcome, shareDayTable.requestClass],
+      target: [shareDayTable.day, shareDayTable.node, shareDayTable.era, shareDayTable.transport, shareDayTable.version, shareDayTable.outcome, shareDayTable.requestClass],
       set: { count: sql`${shareDayTable.count} + excluded.count` },
     })
     .prepare();
@@ -99,7 +99,7 @@ function prepareRollupUpserts(db: Db) {
     const requestClass = classifyRequest(cell.kind, cell.method);
     if (requestClass === null) return;
     const day = bucketStart(cell.minute, 'day');
-    share.run({ day, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
+    share.run({ day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
     if (isLegacyWorkServed(cell)) legacyCaller.run({ day, integration: cell.integration, count: cell.count });
   };
 }

@@ -1,5 +1,5 @@
 import { and, gte, sql } from 'drizzle-orm';
-import type { ShareBasis } from '../protocol/work-request.js';
+import type { ShareBasis } from '../../protocol/work-request.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
 import { servedInScope, servedRequests } from './served-in-scope.js';

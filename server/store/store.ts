@@ -1,0 +1,133 @@
+import type { Bucket } from '../lib/time-bucket.js';
+import type { ShareBasis } from '../protocol/work-request.js';
+import type { NodeHeartbeat, TallyBatch } from '../tally/tally-cell.js';
+import type { AlertDeliveryInput, AlertDeliveryRecord, AlertDraft, AlertRecord } from './sqlite/alert-record.js';
+import type { TrafficRetention } from './sqlite/delete-expired-traffic.js';
+import type { AlertSettingKey } from './sqlite/get-alert-setting.js';
+import type { AlertWithDeliveries } from './sqlite/get-alert.js';
+import type { PlanInput } from './sqlite/insert-plan.js';
+import type { ProbeInsert, ProbeRecord } from './sqlite/insert-probe.js';
+import type { AlertListing } from './sqlite/list-alerts.js';
+import type { CallerRefusals } from './sqlite/list-caller-refusals.js';
+import type { CallerVolume } from './sqlite/list-caller-usage.js';
+import type { IntegrationRecord } from './sqlite/list-integrations.js';
+import type { NewLegacyCallers } from './sqlite/list-new-legacy-callers.js';
+import type { ScopeCallerRow } from './sqlite/list-scope-callers.js';
+import type { ShareDayRow } from './sqlite/list-share-rows.js';
+import type { SidecarNodeRecord } from './sqlite/list-sidecar-nodes.js';
+import type { TrafficQuery, TrafficSeries } from './sqlite/list-traffic.js';
+import type { PlanRecord } from './sqlite/plan-record.js';
+import type { AlertState, PlanScopeKind } from './sqlite/schema/index.js';
+import type { ScopeRefusals } from './sqlite/sum-scope-refusals.js';
+import type { DeclaredPlan, DeclaredPlansSync } from './sqlite/sync-declared-plans.js';
+import type { IntegrationClosure } from './sqlite/update-integration-closure.js';
+import type { IntegrationChanges } from './sqlite/update-integration.js';
+import type { PlanChanges } from './sqlite/update-plan.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+
+export interface PlanScope {
+  kind: PlanScopeKind;
+  value: string;
+}
+
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * One flush's counts under the identity that makes its write happen once: the writing process's
+ * stream and the batch's place in it. A stream's batches are written in order, so the store keeps
+ * only the last sequence number written per stream, and a retry of a batch at or below it (the
+ * commit landed but its answer was lost) adds nothing.
+ */
+export interface SequencedBatch {
+  stream: string;
+  seq: number;
+  batch: TallyBatch;
+}
+
+/** What one call of `writeTally` did. */
+export interface TallyWrite {
+  /** Batches written now. */
+  written: number;
+  /** Batches written before, by an earlier attempt whose answer was lost: not counted again. */
+  skipped: number;
+}
+
+/** What evaluating the alert rules changed, saved in one transaction. */
+export interface AlertEvaluationSave {
+  changed: readonly AlertDraft[];
+  dropped: readonly string[];
+  /** A setting to save beside them (the dropped-events watermark), or none. */
+  setting?: { key: AlertSettingKey; value: string };
+}
+
+/**
+ * Everything above the store reads and writes through this: the API, the views, the alerts, the
+ * policy refresher and the flusher. SQLite (embedded, one node) and Postgres (shared by a fleet)
+ * implement it alike; one contract suite runs against both. Every call is one statement or one
+ * transaction, so no caller holds a transaction open across its own awaits.
+ */
+export interface Store {
+  readonly dialect: StoreDialect;
+  /** Where the store is, for messages: a file path, or the URL with its password masked. */
+  readonly location: string;
+  close(): Promise<void>;
+
+  // Counts
+  /** Writes the batches in order, and the node's heartbeat when given, in one transaction. */
+  writeTally(batches: readonly SequencedBatch[], heartbeat?: NodeHeartbeat): Promise<TallyWrite>;
+  /** Spooled batches from before stream ids (a string id each), written once by that id. */
+  writeLegacySpoolBatches(entries: readonly { batchId: string; batch: TallyBatch }[], now: number): Promise<TallyWrite>;
+  listTraffic(query: TrafficQuery): Promise<TrafficSeries>;
+  /** The share rollup's rows in [from, to), of one node when given. */
+  listShareRows(from: number, to: number, node?: string): Promise<ShareDayRow[]>;
+  listLegacyCallerCounts(from: number, to: number): Promise<{ day: number; count: number }[]>;
+  listNewLegacyCallers(sinceDay: number): Promise<NewLegacyCallers>;
+  listCallerRefusals(hourStart: number): Promise<CallerRefusals[]>;
+  listCallerVolumes(since: number): Promise<CallerVolume[]>;
+  listScopeLastUse(scope: PlanScope, since: number): Promise<Map<string, number>>;
+  listScopeCallersBefore(scope: PlanScope, before: number): Promise<Set<string>>;
+  listScopeLastTraffic(scope: PlanScope, since: number): Promise<Map<string, number>>;
+  listScopeCallers(scope: PlanScope, span: Span): Promise<ScopeCallerRow[]>;
+  listServedVersions(since: number): Promise<string[]>;
+  /** The finest traffic table still whole from `from` on. */
+  bucketFor(from: number): Promise<Bucket>;
+  sumScopeRefusals(scope: PlanScope, span: Span, bucket: Bucket): Promise<ScopeRefusals>;
+  sumScopeShare(scope: PlanScope, basis: ShareBasis, since: number): Promise<{ inScope: number; total: number }>;
+  sumServedRequests(span: Span): Promise<number>;
+  deleteExpiredTraffic(now: number, retention: TrafficRetention): Promise<number>;
+
+  // Integrations
+  listIntegrations(): Promise<IntegrationRecord[]>;
+  getIntegration(key: string): Promise<IntegrationRecord | undefined>;
+  updateIntegration(key: string, changes: IntegrationChanges, now: number): Promise<IntegrationRecord | undefined>;
+  /** Applies the closures in one transaction; answers those that changed a row. */
+  applyIntegrationClosures(closures: readonly IntegrationClosure[], now: number): Promise<IntegrationClosure[]>;
+
+  // Plans and the policy version
+  listPlans(options?: { includeArchived?: boolean }): Promise<PlanRecord[]>;
+  getPlan(id: number): Promise<PlanRecord | undefined>;
+  insertPlan(input: PlanInput, now: number): Promise<PlanRecord>;
+  updatePlan(id: number, changes: PlanChanges, now: number): Promise<PlanRecord | undefined>;
+  syncDeclaredPlans(declared: readonly DeclaredPlan[], now: number): Promise<DeclaredPlansSync>;
+  getPolicyVersion(): Promise<number>;
+  getPolicyVersionChange(): Promise<{ version: number; changedAt: number | null }>;
+
+  // Alerts
+  listAlerts(options?: { state?: AlertState }): Promise<AlertListing[]>;
+  getAlert(id: number): Promise<AlertWithDeliveries | undefined>;
+  saveAlertEvaluation(save: AlertEvaluationSave): Promise<AlertRecord[]>;
+  insertAlertDelivery(delivery: AlertDeliveryInput): Promise<AlertDeliveryRecord>;
+  getAlertSetting(key: AlertSettingKey): Promise<string | undefined>;
+
+  // Fleet
+  listSidecarNodes(): Promise<SidecarNodeRecord[]>;
+  insertProbe(probe: ProbeInsert): Promise<ProbeRecord>;
+  listLatestProbes(): Promise<ProbeRecord[]>;
+
+  /** The per-install secret caller fingerprints are keyed with, created on first use. */
+  getInstallSecret(): Promise<string>;
+}
