@@ -44,6 +44,8 @@ export interface Span {
  */
 export interface SequencedBatch {
   stream: string;
+  /** The node the stream writes for. */
+  node: string;
   seq: number;
   batch: TallyBatch;
 }
@@ -78,7 +80,7 @@ export interface Store {
 
   // Counts
   /** Writes the batches in order, and the node's heartbeat when given, in one transaction. */
-  writeTally(batches: readonly SequencedBatch[], heartbeat?: NodeHeartbeat): Promise<TallyWrite>;
+  writeTally(batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<TallyWrite>;
   /** Spooled batches from before stream ids (a string id each), written once by that id. */
   writeLegacySpoolBatches(entries: readonly { batchId: string; batch: TallyBatch }[], now: number): Promise<TallyWrite>;
   listTraffic(query: TrafficQuery): Promise<TrafficSeries>;
