@@ -1,0 +1,77 @@
+import { afterAll, afterEach } from 'vitest';
+import { openPostgresStore } from '../../../server/store/postgres/open-postgres-store.js';
+import type { Store, StoreDialect } from '../../../server/store/store.js';
+import type { IntegrationSighting, TallyCell } from '../../../server/tally/tally-cell.js';
+import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';
+
+export const NOON = Date.UTC(2026, 10, 30, 12, 0);
+export const MINUTE = 60_000;
+export const HOUR = 3_600_000;
+export const DAY = 86_400_000;
+export const DAY_START = NOON - 12 * HOUR;
+
+/**
+ * Every backend the contract runs against, each opening a fresh empty store through its real
+ * opener. The SQLite side joins once its adapter of the interface exists.
+ */
+export const BACKENDS: [StoreDialect, () => Promise<Store>][] = [['postgres', openFreshPostgres]];
+
+const databases: TestDatabase[] = [];
+const stores: Store[] = [];
+
+async function openFreshPostgres(): Promise<Store> {
+  const database = await createTestDatabase();
+  databases.push(database);
+  return openPostgresStore(database.url);
+}
+
+/** A fresh store per test, closed after it; the test file's databases are dropped at its end. */
+export function useFreshStore(open: () => Promise<Store>): () => Promise<Store> {
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+  });
+  afterAll(async () => {
+    for (const database of databases.splice(0)) await database.drop();
+  });
+  return async () => {
+    const store = await open();
+    stores.push(store);
+    return store;
+  };
+}
+
+/** A cell of legacy session traffic; override what a test is about. */
+export function cell(overrides: Partial<TallyCell> = {}): TallyCell {
+  return {
+    minute: NOON,
+    node: 'node-1',
+    era: 'legacy',
+    transport: 'streamable-http',
+    reason: 'session-header',
+    version: '2025-06-18',
+    method: 'tools/call',
+    kind: 'request',
+    outcome: 'served',
+    integration: 'tok_a',
+    count: 1,
+    mismatchCount: 0,
+    ...overrides,
+  };
+}
+
+export function sighting(overrides: Partial<IntegrationSighting> = {}): IntegrationSighting {
+  return { key: 'tok_a', source: 'bearer-fingerprint', firstSeen: NOON, lastSeen: NOON, lastLegacySeen: undefined, clientInfo: undefined, ...overrides };
+}
+
+let streamCounter = 0;
+
+/** Writes cells (and sightings) as one new stream's first batch. */
+export async function writeCells(store: Store, cells: TallyCell[], integrations: IntegrationSighting[] = []): Promise<void> {
+  streamCounter += 1;
+  await store.writeTally([{ stream: `stream-${streamCounter}`, node: cells[0]?.node ?? 'node-1', seq: 1, batch: { cells, integrations } }], NOON);
+}
+
+/** The sum of `count` over the cells a predicate keeps: what a query should answer, computed from the inputs. */
+export function sumOf(cells: readonly TallyCell[], keep: (c: TallyCell) => boolean = () => true): number {
+  return cells.filter(keep).reduce((total, c) => total + c.count, 0);
+}
