@@ -10,33 +10,45 @@ export const HOUR = 3_600_000;
 export const DAY = 86_400_000;
 export const DAY_START = NOON - 12 * HOUR;
 
-/**
- * Every backend the contract runs against, each opening a fresh empty store through its real
- * opener. The SQLite side joins once its adapter of the interface exists.
- */
-export const BACKENDS: [StoreDialect, () => Promise<Store>][] = [['postgres', openFreshPostgres]];
-
-const databases: TestDatabase[] = [];
-const stores: Store[] = [];
-
-async function openFreshPostgres(): Promise<Store> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  return openPostgresStore(database.url);
+/** How the contract reaches a backend: a fresh empty place to keep a store, and the real opener of one. */
+export interface Backend {
+  freshLocation(): Promise<string>;
+  openAt(location: string): Promise<Store>;
 }
 
-/** A fresh store per test, closed after it; the test file's databases are dropped at its end. */
-export function useFreshStore(open: () => Promise<Store>): () => Promise<Store> {
+const databases: TestDatabase[] = [];
+
+const postgres: Backend = {
+  async freshLocation() {
+    const database = await createTestDatabase();
+    databases.push(database);
+    return database.url;
+  },
+  openAt: (url) => openPostgresStore(url),
+};
+
+/** Every backend the contract runs against. The SQLite side joins once its adapter of the interface exists. */
+export const BACKENDS: [StoreDialect, Backend][] = [['postgres', postgres]];
+
+/**
+ * Stores for one test file: `open()` opens a fresh empty store, `open(location)` another store on
+ * the same place (as another node would). Stores close after each test; places go at the file's end.
+ */
+export function useStores(backend: Backend): { open(location?: string): Promise<Store>; freshLocation(): Promise<string> } {
+  const stores: Store[] = [];
   afterEach(async () => {
     for (const store of stores.splice(0)) await store.close();
   });
   afterAll(async () => {
     for (const database of databases.splice(0)) await database.drop();
   });
-  return async () => {
-    const store = await open();
-    stores.push(store);
-    return store;
+  return {
+    freshLocation: () => backend.freshLocation(),
+    async open(location) {
+      const store = await backend.openAt(location ?? (await backend.freshLocation()));
+      stores.push(store);
+      return store;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { AlertDraft } from '../../../server/store/sqlite/alert-record.js';
 import type { ProbeInsert } from '../../../server/store/sqlite/insert-probe.js';
-import { BACKENDS, MINUTE, NOON, sighting, useFreshStore, writeCells } from './backends.js';
+import { BACKENDS, MINUTE, NOON, sighting, useStores, writeCells } from './backends.js';
 
 function draft(overrides: Partial<AlertDraft> = {}): AlertDraft {
   return {
@@ -40,8 +40,8 @@ function probe(overrides: Partial<ProbeInsert> = {}): ProbeInsert {
   };
 }
 
-describe.each(BACKENDS)('%s store: integrations', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: integrations', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('operators edit a seen caller; a caller never seen answers undefined', async () => {
     const store = await open();
@@ -68,8 +68,8 @@ describe.each(BACKENDS)('%s store: integrations', (_dialect, openStore) => {
   });
 });
 
-describe.each(BACKENDS)('%s store: alerts', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: alerts', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('an evaluation saves changed alerts by fingerprint, drops the dropped, and keeps its setting', async () => {
     const store = await open();
@@ -117,8 +117,8 @@ describe.each(BACKENDS)('%s store: alerts', (_dialect, openStore) => {
   });
 });
 
-describe.each(BACKENDS)('%s store: probes and the install secret', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: probes and the install secret', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('a probe comes back as written; the latest per node is listed in node order', async () => {
     const store = await open();

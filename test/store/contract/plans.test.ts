@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { PlanInput } from '../../../server/store/sqlite/insert-plan.js';
 import type { DeclaredPlanFields } from '../../../server/store/sqlite/same-plan-fields.js';
-import { BACKENDS, DAY, NOON, useFreshStore } from './backends.js';
+import { BACKENDS, DAY, NOON, useStores } from './backends.js';
 
 function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
   return {
@@ -29,8 +29,8 @@ function declared(overrides: Partial<DeclaredPlanFields> = {}): DeclaredPlanFiel
   return fields;
 }
 
-describe.each(BACKENDS)('%s store: plans', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: plans', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('an inserted plan comes back whole, windows and exemptions in order, and the policy version moves', async () => {
     const store = await open();

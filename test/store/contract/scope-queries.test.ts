@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { bucketStart } from '../../../server/lib/time-bucket.js';
 import type { TallyCell } from '../../../server/tally/tally-cell.js';
-import { BACKENDS, cell, DAY, DAY_START, HOUR, sumOf, useFreshStore, writeCells } from './backends.js';
+import { BACKENDS, cell, DAY, DAY_START, HOUR, sumOf, useStores, writeCells } from './backends.js';
 
 const D0 = DAY_START - 2 * DAY;
 const D1 = D0 + DAY;
@@ -10,9 +10,9 @@ const at = (day: number) => day + 12 * HOUR;
 
 const CELLS: TallyCell[] = [
   cell({ integration: 'tok_a', minute: at(D0), count: 5, wouldBlockCount: 2 }),
-  cell({ integration: 'tok_a', minute: at(D1), count: 3, version: '2025-03-26', transport: 'sse', reason: 'sse-endpoint' }),
-  cell({ integration: 'tok_b', minute: at(D1), count: 7, era: 'modern', version: '2026-07-28', reason: 'meta-version' }),
-  cell({ integration: 'tok_b', minute: at(D2), count: 4, era: 'modern', version: '2026-07-28', reason: 'meta-version', outcome: 'served-as-legacy' }),
+  cell({ integration: 'tok_a', minute: at(D1), count: 3, version: '2025-03-26', transport: 'http+sse', reason: 'legacy-version-header' }),
+  cell({ integration: 'tok_b', minute: at(D1), count: 7, era: 'modern', version: '2026-07-28', reason: 'modern-meta' }),
+  cell({ integration: 'tok_b', minute: at(D2), count: 4, era: 'modern', version: '2026-07-28', reason: 'modern-meta', outcome: 'served-as-legacy' }),
   cell({ integration: 'tok_c', minute: at(D2), count: 6, outcome: 'blocked' }),
   cell({ integration: 'tok_c', minute: at(D2) - 3 * HOUR, count: 2, outcome: 'blocked' }),
   cell({ integration: 'tok_c', minute: at(D0), count: 2, method: 'initialize' }),
@@ -23,8 +23,8 @@ const served = (c: TallyCell) => c.outcome === 'served' || c.outcome === 'served
 const work = (c: TallyCell) => c.kind === 'request' && c.method !== 'initialize' && c.method !== 'ping';
 const legacyServed = (c: TallyCell) => c.outcome === 'served-as-legacy' || (c.era === 'legacy' && c.outcome === 'served');
 
-describe.each(BACKENDS)('%s store: scope queries', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: scope queries', (_dialect, backend) => {
+  const { open } = useStores(backend);
   const legacy = { kind: 'era' as const, value: 'legacy' };
 
   async function seeded() {
@@ -38,10 +38,10 @@ describe.each(BACKENDS)('%s store: scope queries', (_dialect, openStore) => {
     const rows = await store.listScopeCallers(legacy, { from: D0, to: D2 + DAY });
     const normalized = rows.map((r) => ({ ...r, versions: [...r.versions].sort(), transports: [...r.transports].sort() })).sort((a, b) => a.integration.localeCompare(b.integration));
     expect(normalized).toEqual([
-      { integration: 'tok_a', requests: 8, lastSeen: D1, versions: ['2025-03-26', '2025-06-18'], transports: ['sse', 'streamable-http'], wouldBlock: 2 },
+      { integration: 'tok_a', requests: 8, lastSeen: D1, versions: ['2025-03-26', '2025-06-18'], transports: ['http+sse', 'streamable-http'], wouldBlock: 2 },
       { integration: 'tok_b', requests: 4, lastSeen: D2, versions: ['2026-07-28'], transports: ['streamable-http'], wouldBlock: 0 },
     ]);
-    const narrow = await store.listScopeCallers({ kind: 'transport', value: 'sse' }, { from: D1, to: D2 });
+    const narrow = await store.listScopeCallers({ kind: 'transport', value: 'http+sse' }, { from: D1, to: D2 });
     expect(narrow.map((r) => [r.integration, r.requests])).toEqual([['tok_a', 3]]);
   });
 
@@ -75,7 +75,7 @@ describe.each(BACKENDS)('%s store: scope queries', (_dialect, openStore) => {
       bucket: 'day',
     });
     expect(await store.sumScopeRefusals(legacy, { from: at(D2) - HOUR, to: at(D2) + HOUR }, 'hour')).toEqual({ refused: 6, wouldBlock: 0, bucket: 'hour' });
-    expect(await store.sumScopeRefusals({ kind: 'transport', value: 'sse' }, { from: D0, to: D2 + DAY }, 'minute')).toEqual({ refused: 0, wouldBlock: 0, bucket: 'minute' });
+    expect(await store.sumScopeRefusals({ kind: 'transport', value: 'http+sse' }, { from: D0, to: D2 + DAY }, 'minute')).toEqual({ refused: 0, wouldBlock: 0, bucket: 'minute' });
   });
 
   test('served work requests over a span', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { TallyBatch } from '../../../server/tally/tally-cell.js';
-import { BACKENDS, cell, DAY, DAY_START, HOUR, MINUTE, NOON, sighting, sumOf, useFreshStore, writeCells } from './backends.js';
+import { BACKENDS, cell, DAY, DAY_START, HOUR, MINUTE, NOON, sighting, sumOf, useStores, writeCells } from './backends.js';
 
-describe.each(BACKENDS)('%s store: counts', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: counts', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('a fresh store has no traffic, no nodes and no integrations', async () => {
     const store = await open();
@@ -194,8 +194,8 @@ describe.each(BACKENDS)('%s store: counts', (_dialect, openStore) => {
   });
 });
 
-describe.each(BACKENDS)('%s store: each batch once', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: each batch once', (_dialect, backend) => {
+  const { open } = useStores(backend);
   const batch = (count: number): TallyBatch => ({ cells: [cell({ count })], integrations: [] });
   const total = async (store: Awaited<ReturnType<typeof open>>) =>
     (await store.listTraffic({ from: DAY_START, to: DAY_START + DAY, bucket: 'day', groupBy: 'era', filters: {} })).totals.legacy ?? 0;
@@ -248,8 +248,8 @@ describe.each(BACKENDS)('%s store: each batch once', (_dialect, openStore) => {
   });
 });
 
-describe.each(BACKENDS)('%s store: retention', (_dialect, openStore) => {
-  const open = useFreshStore(openStore);
+describe.each(BACKENDS)('%s store: retention', (_dialect, backend) => {
+  const { open } = useStores(backend);
 
   test('minute and hour rows past retention go, day rows stay; the finest whole table follows', async () => {
     const store = await open();
