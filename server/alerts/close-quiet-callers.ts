@@ -1,9 +1,6 @@
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
-import { listScopeLastTraffic, listScopeLastUse } from '../store/sqlite/list-caller-usage.js';
-import { listIntegrations } from '../store/sqlite/list-integrations.js';
-import { listPlans } from '../store/sqlite/list-plans.js';
-import type { Db } from '../store/sqlite/open-database.js';
-import { updateIntegrationClosure, type IntegrationClosure } from '../store/sqlite/update-integration-closure.js';
+import type { Store } from '../store/store.js';
+import type { IntegrationClosure } from '../store/sqlite/update-integration-closure.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import { scopeOf } from '../views/load-plan-views.js';
 
@@ -12,17 +9,19 @@ import { scopeOf } from '../views/load-plan-views.js';
  * there, and none refused: a caller refused every day is failing, not migrated), and reopens the
  * ones that came back; answers the changes made. Anonymous and overflowed traffic has no row to close.
  */
-export function closeQuietCallers(db: Db, now: number): IntegrationClosure[] {
-  const plans = listPlans(db);
+export async function closeQuietCallers(store: Store, now: number): Promise<IntegrationClosure[]> {
+  const plans = await store.listPlans();
   if (plans.length === 0) return [];
   // Since the first day kept: a caller that used the scope a year ago and never since is migrated too.
   // A caller ever served in scope is a user of it; its last day there counts refusals too.
-  const uses = plans.map((plan) => {
-    const served = listScopeLastUse(db, scopeOf(plan), 0);
-    const traffic = listScopeLastTraffic(db, scopeOf(plan), 0);
-    return { quietDays: plan.quietDays, lastUse: new Map([...served].map(([key, day]) => [key, Math.max(day, traffic.get(key) ?? day)])) };
-  });
-  const callers = listIntegrations(db).filter((record) => !UNIDENTIFIED_KEYS.has(record.key));
+  const uses = await Promise.all(
+    plans.map(async (plan) => {
+      const served = await store.listScopeLastUse(scopeOf(plan), 0);
+      const traffic = await store.listScopeLastTraffic(scopeOf(plan), 0);
+      return { quietDays: plan.quietDays, lastUse: new Map([...served].map(([key, day]) => [key, Math.max(day, traffic.get(key) ?? day)])) };
+    }),
+  );
+  const callers = (await store.listIntegrations()).filter((record) => !UNIDENTIFIED_KEYS.has(record.key));
   const closures = computeCallerClosures(callers, (key) => uses.map((u) => ({ quietDays: u.quietDays, lastUse: u.lastUse.get(key) })), now);
-  return db.transaction(() => closures.filter((closure) => updateIntegrationClosure(db, closure, now)));
+  return store.applyIntegrationClosures(closures, now);
 }

@@ -3,11 +3,7 @@ import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope } from '../analysis/plan-scope.js';
 import { planClock } from '../analysis/plan-clock.js';
 import { BUCKET_MS, bucketStart } from '../lib/time-bucket.js';
-import { listCallerRefusals } from '../store/sqlite/list-caller-refusals.js';
-import { listIntegrations } from '../store/sqlite/list-integrations.js';
-import { listNewLegacyCallers } from '../store/sqlite/list-new-legacy-callers.js';
-import { listPlans } from '../store/sqlite/list-plans.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
 import { loadGateState } from '../views/load-gate-state.js';
 import { loadPlanView, planDay, type PlanView } from '../views/load-plan-views.js';
@@ -21,7 +17,7 @@ export interface AlertContextInput {
   settings: AlertContext['settings'];
 }
 
-function toAlertPlan(db: Db, view: PlanView, now: number): AlertPlan {
+async function toAlertPlan(store: Store, view: PlanView, now: number): Promise<AlertPlan> {
   const { plan, share, status } = view;
   const backstopAt = planClock(plan).backstopAt;
   const trend = share.trend;
@@ -40,7 +36,7 @@ function toAlertPlan(db: Db, view: PlanView, now: number): AlertPlan {
     gate:
       plan.gate === null || backstopAt === null
         ? null
-        : { backstopDate: plan.gate.backstopDate, backstopAt, maxShare: plan.gate.maxShare, quietDays: plan.quietDays, state: loadGateState(db, plan, now) },
+        : { backstopDate: plan.gate.backstopDate, backstopAt, maxShare: plan.gate.maxShare, quietDays: plan.quietDays, state: await loadGateState(store, plan, now) },
   };
 }
 
@@ -48,14 +44,14 @@ function toAlertPlan(db: Db, view: PlanView, now: number): AlertPlan {
  * Reads what the rules judge: every active plan's view and gate, recent new legacy callers, the
  * last complete hour's refusals, and the given metering health.
  */
-export function loadAlertContext(db: Db, input: AlertContextInput): AlertContext {
+export async function loadAlertContext(store: Store, input: AlertContextInput): Promise<AlertContext> {
   const { now } = input;
-  const plans = listPlans(db).map((plan) => toAlertPlan(db, loadPlanView(db, plan, now, input.thresholds), now));
+  const plans = await Promise.all((await store.listPlans()).map(async (plan) => toAlertPlan(store, await loadPlanView(store, plan, now, input.thresholds), now)));
   // Today and the six days before it: the days a caller first seen on them is still new.
-  const { meteredSince, callers } = listNewLegacyCallers(db, bucketStart(now, 'day') - (NEW_CALLER_DAYS - 1) * DAY_MS);
+  const { meteredSince, callers } = await store.listNewLegacyCallers(bucketStart(now, 'day') - (NEW_CALLER_DAYS - 1) * DAY_MS);
   // The hour in progress is still filling and starts again from zero each hour: judged, it would come and go.
   const hourStart = bucketStart(now, 'hour') - BUCKET_MS.hour;
-  const refusals = { hourStart, callers: listCallerRefusals(db, hourStart) };
-  const displayNames = new Map(listIntegrations(db).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
-  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: loadFleetView(db, now), refusals, displayNames, settings: input.settings };
+  const refusals = { hourStart, callers: await store.listCallerRefusals(hourStart) };
+  const displayNames = new Map((await store.listIntegrations()).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
+  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: await loadFleetView(store, now), refusals, displayNames, settings: input.settings };
 }

@@ -2,13 +2,7 @@ import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
 import type { AlertDeliveryRecord, AlertRecord } from '../store/sqlite/alert-record.js';
-import { deleteAlerts } from '../store/sqlite/delete-alerts.js';
-import { getAlertSetting } from '../store/sqlite/get-alert-setting.js';
-import { insertAlertDelivery } from '../store/sqlite/insert-alert-delivery.js';
-import { listAlerts } from '../store/sqlite/list-alerts.js';
-import type { Db } from '../store/sqlite/open-database.js';
-import { upsertAlertSetting } from '../store/sqlite/upsert-alert-setting.js';
-import { upsertAlerts } from '../store/sqlite/upsert-alerts.js';
+import type { Store } from '../store/store.js';
 import type { MeteringSnapshot } from './alert-context.js';
 import { ALERT_RULES } from './alert-rules.js';
 import { closeQuietCallers } from './close-quiet-callers.js';
@@ -17,7 +11,7 @@ import { collectFindings, evaluateAlerts } from './evaluate-alerts.js';
 import { loadAlertContext } from './load-alert-context.js';
 
 export interface AlertRunnerDeps {
-  db: Db;
+  store: Store;
   now: () => number;
   thresholds: TrendThresholds;
   /** Whether a schedule runs it is the caller's business. */
@@ -28,7 +22,7 @@ export interface AlertRunnerDeps {
    */
   metering?: () => MeteringSnapshot;
   /** Writes pending counts, so the rules see every request completed before the run. */
-  beforeRead?: () => void;
+  beforeRead?: () => Promise<void>;
   logger: Logger;
   attemptTimeoutMs?: number;
 }
@@ -47,36 +41,37 @@ export interface AlertRun {
 const DROPPED_KEY = 'alerts.meteringDroppedEvents';
 
 /** Closes quiet callers and reopens returning ones before the rules judge; a failure here never stops the rules. */
-function closeCallers(deps: AlertRunnerDeps, now: number): void {
+async function closeCallers(deps: AlertRunnerDeps, now: number): Promise<void> {
   try {
-    for (const closure of closeQuietCallers(deps.db, now)) deps.logger.info({ integration: closure.key, change: closure.kind }, 'integration status changed by its usage');
+    for (const closure of await closeQuietCallers(deps.store, now)) deps.logger.info({ integration: closure.key, change: closure.kind }, 'integration status changed by its usage');
   } catch (error) {
     deps.logger.error({ err: error }, 'could not close or reopen quiet integrations');
   }
 }
 
 /** Evaluates every rule at `now` and saves the result in one transaction; answers the transitions to announce. */
-function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): { evaluatedAt: number; transitions: { kind: 'firing' | 'resolved'; alert: AlertRecord }[] } {
-  const { db } = deps;
+async function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): Promise<{ evaluatedAt: number; transitions: { kind: 'firing' | 'resolved'; alert: AlertRecord }[] }> {
+  const { store } = deps;
   const flush = deps.metering?.();
-  deps.beforeRead?.();
+  await deps.beforeRead?.();
   const now = deps.now();
-  closeCallers(deps, now);
-  const previousDropped = getAlertSetting(db, DROPPED_KEY);
-  const context = loadAlertContext(db, {
+  await closeCallers(deps, now);
+  const previousDropped = await store.getAlertSetting(DROPPED_KEY);
+  const context = await loadAlertContext(store, {
     now,
     thresholds: deps.thresholds,
     settings: deps.settings,
     metering: flush === undefined ? null : { ...flush, previousDroppedEvents: previousDropped === undefined ? null : Number(previousDropped), watchingSince },
   });
-  const previous = listAlerts(db).map(({ id: _id, deliverySummary: _summary, ...draft }) => draft);
+  const previous = (await store.listAlerts()).map(({ id: _id, deliverySummary: _summary, ...draft }) => draft);
   const evaluation = evaluateAlerts(previous, collectFindings(ALERT_RULES, context), now);
-  return db.transaction(() => {
-    const saved = new Map(upsertAlerts(db, evaluation.changed).map((row) => [row.fingerprint, row]));
-    deleteAlerts(db, evaluation.dropped);
-    if (flush !== undefined) upsertAlertSetting(db, DROPPED_KEY, String(flush.droppedEvents));
-    return { evaluatedAt: now, transitions: evaluation.transitions.map((t) => ({ kind: t.kind, alert: saved.get(t.alert.fingerprint)! })) };
+  const rows = await store.saveAlertEvaluation({
+    changed: evaluation.changed,
+    dropped: evaluation.dropped,
+    ...(flush === undefined ? {} : { setting: { key: DROPPED_KEY, value: String(flush.droppedEvents) } }),
   });
+  const saved = new Map(rows.map((row) => [row.fingerprint, row]));
+  return { evaluatedAt: now, transitions: evaluation.transitions.map((t) => ({ kind: t.kind, alert: saved.get(t.alert.fingerprint)! })) };
 }
 
 /**
@@ -95,7 +90,7 @@ async function deliverAll(deps: AlertRunnerDeps, transitions: readonly { kind: '
         const log = { webhook: webhook.name, alert: entry.alert.fingerprint, transition: entry.kind, attempts: outcome.attempts, error: outcome.lastError };
         if (outcome.status === 'failed') deps.logger.warn(log, 'alert delivery failed');
         try {
-          entry.deliveries.push(insertAlertDelivery(deps.db, { alertId: entry.alert.id, transition: entry.kind, webhook: webhook.name, format: webhook.format, ...outcome, at: deps.now() }));
+          entry.deliveries.push(await deps.store.insertAlertDelivery({ alertId: entry.alert.id, transition: entry.kind, webhook: webhook.name, format: webhook.format, ...outcome, at: deps.now() }));
         } catch (error) {
           deps.logger.error({ ...log, err: error }, 'could not record an alert delivery');
         }
@@ -107,7 +102,7 @@ async function deliverAll(deps: AlertRunnerDeps, transitions: readonly { kind: '
 
 /** One run: evaluate, save, then deliver (awaitable, so callers can wait for the webhooks). */
 export async function runAlerts(deps: AlertRunnerDeps, options: { watchingSince: number; signal: AbortSignal }): Promise<AlertRun> {
-  const { evaluatedAt, transitions } = evaluateAndSave(deps, options.watchingSince);
+  const { evaluatedAt, transitions } = await evaluateAndSave(deps, options.watchingSince);
   for (const t of transitions) deps.logger.info({ alert: t.alert.fingerprint, severity: t.alert.severity, summary: t.alert.summary }, `alert ${t.kind}`);
   return { evaluatedAt, transitions: await deliverAll(deps, transitions, options.signal) };
 }

@@ -49,7 +49,8 @@ export interface SharePoint {
 
 export interface ShareSeriesInput {
   rows: readonly ShareRow[];
-  legacyIntegrations: readonly DayCount[];
+  /** Null when not known for these rows (one node's: callers are counted across the fleet). */
+  legacyIntegrations: readonly DayCount[] | null;
   scope: PlanScope;
   basis: ShareBasis;
   bucket: ShareBucket;
@@ -99,7 +100,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   const { rows, scope, basis, bucket, from, to } = input;
   if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return [];
   const size = bucket === 'week' ? WEEK_MS : DAY_MS;
-  const withIntegrations = scope.kind === 'era';
+  const withIntegrations = scope.kind === 'era' && input.legacyIntegrations !== null;
 
   const points: SharePoint[] = [];
   const indexOf = new Map<number, number>();
@@ -129,7 +130,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     // Distinct callers do not add up across days (one caller active all week would count seven
     // times) and the daily aggregate no longer knows who they were; the busiest day is an exact
     // lower bound on the week's distinct count and matches what the daily chart shows.
-    for (const { day, count } of input.legacyIntegrations) {
+    for (const { day, count } of input.legacyIntegrations ?? []) {
       const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
       if (point !== undefined && Number.isFinite(count)) point.legacyIntegrations = Math.max(point.legacyIntegrations ?? 0, count);
     }

@@ -3,15 +3,13 @@ import { z } from 'zod';
 import type { AlertRun, AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
 import type { AlertRecord } from '../store/sqlite/alert-record.js';
-import { getAlert } from '../store/sqlite/get-alert.js';
-import { listAlerts } from '../store/sqlite/list-alerts.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { ALERT_STATES } from '../store/sqlite/schema/index.js';
 import { parseInput } from './parse-input.js';
 import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso } from './to-json.js';
 
 export interface AlertsRouterDeps {
-  db: () => Db;
+  store: () => Store;
   /** Undefined when the store could not be opened: evaluating then answers 503. */
   runner: AlertRunner | undefined;
 }
@@ -27,25 +25,24 @@ function transitionToJson(transition: AlertRun['transitions'][number]) {
 /** Alerts: list by state, read one with its deliveries, evaluate the rules now. */
 export function createAlertsRouter(deps: AlertsRouterDeps): Router {
   const router = Router();
-  const { db } = deps;
-  const list = (state?: AlertRecord['state']) => listAlerts(db(), state === undefined ? {} : { state });
+  const list = (state?: AlertRecord['state']) => deps.store().listAlerts(state === undefined ? {} : { state });
 
-  router.get('/alerts', (req, res) => {
+  router.get('/alerts', async (req, res) => {
     const { state } = parseInput(listQuery, req.query);
-    res.json(alertsToJson(list(state)));
+    res.json(alertsToJson(await list(state)));
   });
 
   router.post('/alerts/evaluate', async (req, res) => {
     parseInput(evaluateBody, req.body);
     if (deps.runner === undefined) throw new AppError('store_unavailable', 'alerts need the database, which could not be opened; see /healthz');
     const run = await deps.runner.run();
-    const open = list().filter((a) => a.state !== 'resolved').map(alertListingToJson);
+    const open = (await list()).filter((a) => a.state !== 'resolved').map(alertListingToJson);
     res.json({ evaluatedAt: iso(run.evaluatedAt), transitions: run.transitions.map(transitionToJson), alerts: open });
   });
 
-  router.get('/alerts/:id', (req, res) => {
+  router.get('/alerts/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    const alert = getAlert(db(), id);
+    const alert = await deps.store().getAlert(id);
     if (alert === undefined) throw new AppError('not_found', `no alert ${id}`, 'id');
     const { deliveries, ...rest } = alert;
     res.json({ ...alertToJson(rest), deliveries: deliveries.map(deliveryToJson) });

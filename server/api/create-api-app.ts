@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { createAlertsRouter } from './alerts-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
@@ -20,18 +20,18 @@ import { createTrafficRouter } from './traffic-router.js';
 
 export interface ApiDeps {
   /** The open store, or undefined when it could not be opened. */
-  db: Db | undefined;
+  store: Store | undefined;
   now: () => number;
   /** Writes the counts still held in memory, before every API call. */
-  beforeRead: () => void;
-  health: () => MeteringHealth;
+  beforeRead: () => Promise<void>;
+  health: () => MeteringHealth | Promise<MeteringHealth>;
   registry: Registry;
   thresholds: TrendThresholds;
   adminToken: string | undefined;
   onUnexpectedError: (error: unknown) => void;
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
-  fleet: Omit<FleetRouterDeps, 'db' | 'now'>;
+  fleet: Omit<FleetRouterDeps, 'store' | 'now'>;
   /** The Host names the API and dashboard answer to; /healthz and /metrics answer any. */
   hosts: OwnHosts;
   /** Serves the dashboard's static files at /, when given. */
@@ -45,18 +45,18 @@ export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const db = () => {
-    if (deps.db === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
-    return deps.db;
+  const store = () => {
+    if (deps.store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
+    return deps.store;
   };
   const { now, thresholds } = deps;
   const routers: Router[] = [
-    createTrafficRouter({ db, now }),
-    createShareRouter({ db, now, thresholds }),
-    createPlansRouter({ db, now, thresholds, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
-    createIntegrationsRouter({ db, now }),
-    createAlertsRouter({ db, runner: deps.alertRunner }),
-    createFleetRouter({ db, now, ...deps.fleet }),
+    createTrafficRouter({ store, now }),
+    createShareRouter({ store, now, thresholds }),
+    createPlansRouter({ store, now, thresholds, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
+    createIntegrationsRouter({ store, now }),
+    createAlertsRouter({ store, runner: deps.alertRunner }),
+    createFleetRouter({ store, now, ...deps.fleet }),
   ];
   app.use(securityHeaders());
   // Probes and scrapers name the node however their platform does, and these two change nothing.

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
 import { parseInput } from './parse-input.js';
 import { fleetToJson } from './to-json.js';
 
 export interface FleetRouterDeps {
-  db: () => Db;
+  store: () => Store;
   now: () => number;
   /** The configured node names. */
   nodes: readonly string[];
@@ -20,9 +20,9 @@ const checkBody = z.object({ nodes: z.array(z.string().min(1)).min(1).optional()
 /** The fleet panel's data, and probes triggered on demand. */
 export function createFleetRouter(deps: FleetRouterDeps): Router {
   const router = Router();
-  router.get('/fleet', (req, res) => {
+  router.get('/fleet', async (req, res) => {
     parseInput(z.object({}).strict(), req.query);
-    res.json(fleetToJson(loadFleetView(deps.db(), deps.now()), deps.nodes));
+    res.json(fleetToJson(await loadFleetView(deps.store(), deps.now()), deps.nodes));
   });
   router.post('/fleet/check', async (req, res) => {
     const { nodes } = parseInput(checkBody, req.body ?? {});
@@ -30,7 +30,7 @@ export function createFleetRouter(deps: FleetRouterDeps): Router {
     const unknown = (nodes ?? []).filter((name) => !deps.nodes.includes(name));
     if (unknown.length > 0) throw new AppError('invalid_parameter', `nodes: not configured: ${unknown.join(', ')}`, 'nodes');
     await deps.check(nodes);
-    res.json(fleetToJson(loadFleetView(deps.db(), deps.now()), deps.nodes));
+    res.json(fleetToJson(await loadFleetView(deps.store(), deps.now()), deps.nodes));
   });
   return router;
 }

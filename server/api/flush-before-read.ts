@@ -5,9 +5,9 @@ import type { RequestHandler } from 'express';
  * every request completed before it (design §6). One middleware for every router: a route added
  * later cannot forget it. A flush never throws; a failing store shows on /healthz instead.
  */
-export function flushBeforeRead(flush: () => void): RequestHandler {
-  return (_req, _res, next) => {
-    flush();
+export function flushBeforeRead(flush: () => Promise<void>): RequestHandler {
+  return async (_req, _res, next) => {
+    await flush();
     next();
   };
 }

@@ -7,11 +7,11 @@ export interface MeteringHealth {
 }
 
 /** GET /healthz (liveness plus metering health) and GET /metrics (Prometheus text). */
-export function createHealthRouter(deps: { health: () => MeteringHealth; registry: Registry }): Router {
+export function createHealthRouter(deps: { health: () => MeteringHealth | Promise<MeteringHealth>; registry: Registry }): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => {
+  router.get('/healthz', async (_req, res) => {
     // Liveness stays 200 while degraded: traffic still flows, only counting suffers.
-    res.json(deps.health());
+    res.json(await deps.health());
   });
   router.get('/metrics', async (_req, res) => {
     res.type(deps.registry.contentType).send(await deps.registry.metrics());

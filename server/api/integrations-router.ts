@@ -1,16 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import { listPlans } from '../store/sqlite/list-plans.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { INTEGRATION_STATUSES } from '../store/sqlite/schema/index.js';
-import { updateIntegration } from '../store/sqlite/update-integration.js';
 import { loadIntegrationViews } from '../views/load-integration-views.js';
 import { parseInput } from './parse-input.js';
 import { integrationToJson, integrationsToJson } from './to-json.js';
 
 export interface IntegrationsRouterDeps {
-  db: () => Db;
+  store: () => Store;
   now: () => number;
 }
 
@@ -43,28 +41,28 @@ const keyParam = z.object({ key: z.string().min(1).max(256) });
 /** The integrations registry: measured usage per caller beside what operators know about it. */
 export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   const router = Router();
-  const load = () => loadIntegrationViews(deps.db(), listPlans(deps.db()), deps.now());
-  const find = (key: string) => {
-    const found = load().integrations.find((i) => i.key === key);
+  const load = async () => loadIntegrationViews(deps.store(), await deps.store().listPlans(), deps.now());
+  const find = async (key: string) => {
+    const found = (await load()).integrations.find((i) => i.key === key);
     if (found === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
     return found;
   };
 
-  router.get('/integrations', (req, res) => {
+  router.get('/integrations', async (req, res) => {
     const page = parseInput(pageSchema, req.query);
-    res.json(integrationsToJson(load(), page));
+    res.json(integrationsToJson(await load(), page));
   });
 
-  router.get('/integrations/:key', (req, res) => {
+  router.get('/integrations/:key', async (req, res) => {
     const { key } = parseInput(keyParam, req.params);
-    res.json(integrationToJson(find(key)));
+    res.json(integrationToJson(await find(key)));
   });
 
-  router.patch('/integrations/:key', (req, res) => {
+  router.patch('/integrations/:key', async (req, res) => {
     const { key } = parseInput(keyParam, req.params);
     const patch = parseInput(patchSchema, req.body);
-    if (updateIntegration(deps.db(), key, patch, deps.now()) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
-    res.json(integrationToJson(find(key)));
+    if ((await deps.store().updateIntegration(key, patch, deps.now())) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
+    res.json(integrationToJson(await find(key)));
   });
   return router;
 }

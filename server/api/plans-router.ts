@@ -2,12 +2,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { AppError } from '../lib/app-error.js';
-import { getPlan } from '../store/sqlite/get-plan.js';
-import { insertPlan, type PlanInput } from '../store/sqlite/insert-plan.js';
-import { listPlans } from '../store/sqlite/list-plans.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import { type PlanInput } from '../store/sqlite/insert-plan.js';
+import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
-import { updatePlan, type PlanChanges } from '../store/sqlite/update-plan.js';
+import { type PlanChanges } from '../store/sqlite/update-plan.js';
 import { loadDryRun } from '../views/load-dry-run.js';
 import { loadPlanView } from '../views/load-plan-views.js';
 import { dryRunToCsv } from './dry-run-to-csv.js';
@@ -16,7 +14,7 @@ import { day, planCreateSchema, planIncoherence, planPatchSchema, type PlanCoher
 import { dryRunToJson, planViewToJson } from './to-json.js';
 
 export interface PlansRouterDeps {
-  db: () => Db;
+  store: () => Store;
   now: () => number;
   thresholds: TrendThresholds;
   /** Told after every change to a plan. */
@@ -46,9 +44,9 @@ function checkCoherence(plan: PlanCoherenceFields): void {
 /** Plans: list with status, create, read, change, archive. */
 export function createPlansRouter(deps: PlansRouterDeps): Router {
   const router = Router();
-  const view = (plan: PlanRecord, withSeries: boolean) => planViewToJson(loadPlanView(deps.db(), plan, deps.now(), deps.thresholds), withSeries);
-  const find = (id: number) => {
-    const plan = getPlan(deps.db(), id);
+  const view = async (plan: PlanRecord, withSeries: boolean) => planViewToJson(await loadPlanView(deps.store(), plan, deps.now(), deps.thresholds), withSeries);
+  const find = async (id: number) => {
+    const plan = await deps.store().getPlan(id);
     if (plan === undefined) throw new AppError('not_found', `no plan ${id}`, 'id');
     return plan;
   };
@@ -58,54 +56,54 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     if (plan.declaredKey !== null) throw new AppError('conflict', `plan ${plan.id} is declared in the config file as "${plan.declaredKey}": change it there`, 'id');
   };
 
-  router.get('/plans', (req, res) => {
+  router.get('/plans', async (req, res) => {
     const query = parseInput(listQuery, req.query);
-    res.json({ plans: listPlans(deps.db(), { includeArchived: query.includeArchived === 'true' }).map((plan) => view(plan, false)) });
+    res.json({ plans: await Promise.all((await deps.store().listPlans({ includeArchived: query.includeArchived === 'true' })).map((plan) => view(plan, false))) });
   });
 
-  router.post('/plans', (req, res) => {
+  router.post('/plans', async (req, res) => {
     const input = parseInput(planCreateSchema, req.body);
     checkCoherence(input);
-    const plan = insertPlan(deps.db(), toRecordFields(input) as PlanInput, deps.now());
+    const plan = await deps.store().insertPlan(toRecordFields(input) as PlanInput, deps.now());
     deps.onChange?.();
-    res.status(201).location(`/api/v1/plans/${plan.id}`).json(view(plan, true));
+    res.status(201).location(`/api/v1/plans/${plan.id}`).json(await view(plan, true));
   });
 
-  router.get('/plans/:id', (req, res) => {
+  router.get('/plans/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    res.json(view(find(id), true));
+    res.json(await view(await find(id), true));
   });
 
   // "Who breaks if we cut on `at`?" (the retire date unless asked); as CSV for outreach.
-  router.get('/plans/:id/dry-run', (req, res) => {
+  router.get('/plans/:id/dry-run', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
     const query = parseInput(dryRunQuery, req.query);
-    const plan = find(id);
+    const plan = await find(id);
     const at = query.at ?? plan.retireDate;
-    const report = dryRunToJson(plan.id, loadDryRun(deps.db(), plan, at, deps.now()));
+    const report = dryRunToJson(plan.id, await loadDryRun(deps.store(), plan, at, deps.now()));
     if (query.format === 'csv') res.type('text/csv').attachment(`plan-${plan.id}-dry-run-${at}.csv`).send(dryRunToCsv(report));
     else res.json(report);
   });
 
-  router.patch('/plans/:id', (req, res) => {
+  router.patch('/plans/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
     const patch = parseInput(planPatchSchema, req.body);
-    const current = find(id);
+    const current = await find(id);
     refuseDeclared(current);
     const { archived: _archived, ...fields } = toRecordFields(patch);
     checkCoherence({ ...current, ...fields });
-    const plan = updatePlan(deps.db(), id, toRecordFields(patch), deps.now())!;
+    const plan = (await deps.store().updatePlan(id, toRecordFields(patch), deps.now()))!;
     deps.onChange?.();
-    res.json(view(plan, true));
+    res.json(await view(plan, true));
   });
 
   // Plans are published commitments: deleting one archives it, so its history stays readable.
-  router.delete('/plans/:id', (req, res) => {
+  router.delete('/plans/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
-    refuseDeclared(find(id));
-    const archived = updatePlan(deps.db(), id, { archived: true }, deps.now())!;
+    refuseDeclared(await find(id));
+    const archived = (await deps.store().updatePlan(id, { archived: true }, deps.now()))!;
     deps.onChange?.();
-    res.json(view(archived, false));
+    res.json(await view(archived, false));
   });
   return router;
 }

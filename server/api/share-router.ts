@@ -5,8 +5,7 @@ import type { PlanScope } from '../analysis/plan-scope.js';
 import { AppError } from '../lib/app-error.js';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
-import { getPlan } from '../store/sqlite/get-plan.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { loadPlanView } from '../views/load-plan-views.js';
 import { loadShareView } from '../views/load-share-view.js';
 import { parseInput } from './parse-input.js';
@@ -41,6 +40,7 @@ function shareQuerySchema(now: number) {
       from: isoTime.optional(),
       to: isoTime.optional(),
       target: z.coerce.number().gt(0).lt(1).optional(),
+      node: z.string().min(1).max(200).optional(),
     })
     .strict()
     .transform((q, ctx) => {
@@ -56,7 +56,7 @@ function shareQuerySchema(now: number) {
 }
 
 export interface ShareRouterDeps {
-  db: () => Db;
+  store: () => Store;
   now: () => number;
   thresholds: TrendThresholds;
 }
@@ -64,18 +64,18 @@ export interface ShareRouterDeps {
 /** GET /share: the in-scope share curve on a basis (work requests unless asked) with its trend; with `plan`, the plan's status too. */
 export function createShareRouter(deps: ShareRouterDeps): Router {
   const router = Router();
-  router.get('/share', (req, res) => {
+  router.get('/share', async (req, res) => {
     const now = deps.now();
     const query = parseInput(shareQuerySchema(now), req.query);
-    const db = deps.db();
+    const store = deps.store();
     if (query.plan !== undefined) {
-      const plan = getPlan(db, query.plan);
+      const plan = await store.getPlan(query.plan);
       if (plan === undefined) throw new AppError('not_found', `no plan ${query.plan}`, 'plan');
-      const view = loadPlanView(db, plan, now, deps.thresholds, { bucket: query.bucket, from: query.from, to: query.to });
+      const view = await loadPlanView(store, plan, now, deps.thresholds, { bucket: query.bucket, from: query.from, to: query.to, ...(query.node === undefined ? {} : { node: query.node }) });
       res.json({ ...shareToJson(view.share), plan: planViewToJson(view, false) });
       return;
     }
-    const view = loadShareView(db, {
+    const view = await loadShareView(store, {
       scope: query.scope ?? { kind: 'era', value: 'legacy' },
       basis: query.basis ?? DEFAULT_SHARE_BASIS,
       bucket: query.bucket,
@@ -84,6 +84,7 @@ export function createShareRouter(deps: ShareRouterDeps): Router {
       target: query.target ?? 0.005,
       now,
       thresholds: deps.thresholds,
+      ...(query.node === undefined ? {} : { node: query.node }),
     });
     res.json(shareToJson(view));
   });

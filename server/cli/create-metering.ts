@@ -6,6 +6,6 @@ import { syncConfigPlans } from './sync-config-plans.js';
 export type { FinalFlush, Metering, MeteringGaugeSources, MeteringSidecar } from '../metering/create-metering.js';
 
 /** The counting pipeline as the CLI runs it: the plans declared in the config file are synced into the store first. */
-export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources, sidecar: MeteringSidecar): Metering {
+export function createMetering(config: Readonly<Config>, logger: Logger, now: () => number, gauges: MeteringGaugeSources, sidecar: MeteringSidecar): Promise<Metering> {
   return createSharedMetering(config, logger, now, gauges, sidecar, (store) => syncConfigPlans(store, config, logger, now()));
 }

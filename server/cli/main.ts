@@ -7,7 +7,9 @@ import { ConfigError, loadConfig } from '../config/load-config.js';
 import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreLocation } from '../lib/redact-store-location.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
-import { openDatabase } from '../store/sqlite/open-database.js';
+import { isPostgresLocation } from '../store/is-postgres-location.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { day } from '../api/plan-input-schema.js';
 import { buildReport, formatReport } from './commands/build-report.js';
 import { buildDryRun, formatDryRun } from './commands/dry-run.js';
@@ -45,9 +47,10 @@ function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInpu
 }
 
 /** Opens the store for a one-shot command; its error, shown on stderr, never carries the location's secrets. */
-function openStore(location: string) {
+async function openStoreFor(location: string): Promise<Store> {
+  if (!isPostgresLocation(location) && !existsSync(location)) throw new Error(`no database at ${redactStoreLocation(location)}; run \`mcp-sunset serve\` first, or pass --db`);
   try {
-    return openDatabase(location);
+    return await openStore(location);
   } catch (error) {
     throw redactStoreError(error, location);
   }
@@ -64,7 +67,7 @@ function serveOptions(command: Command): Command {
   return command
     .option('--listen <host:port>', 'where the sidecar proxy listens (default 127.0.0.1:8808)')
     .option('--dashboard <host:port>', 'where the API, /healthz and /metrics listen (default 127.0.0.1:8809)')
-    .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+    .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
     .option('--node <name>', 'this sidecar\'s name in the fleet (default: host name)')
     .option('--public-prefix <path>', 'path prefix clients use, when it differs from the upstream URL\'s path')
     .option('--max-body-bytes <n>', 'largest request body read for classification', integer)
@@ -85,7 +88,7 @@ program
   .command('dashboard')
   .description('serve the API, dashboard, /healthz and /metrics over the store sidecars write to, with no proxy')
   .option('--dashboard <host:port>', 'where the API, dashboard, /healthz and /metrics listen (default 127.0.0.1:8809)')
-  .option('--db <path>', 'SQLite database file the sidecars write to (default .data/mcp-sunset.db)')
+  .option('--db <path|url>', 'the store the sidecars write to: a SQLite file or a postgres:// URL (default .data/mcp-sunset.db)')
   .option('--node <name>', 'this process\'s name on /healthz (default: host name)')
   .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
   .option('--no-alerts', 'do not evaluate alert rules on schedule here (another process sharing the store does)')
@@ -96,7 +99,7 @@ program
   .command('wrap')
   .description('run a stdio MCP server with the sidecar in between: mcp-sunset wrap [options] -- <command> [args…]')
   .argument('<command...>', 'the server command line, after --')
-  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
   .option('--node <name>', 'this sidecar\'s name in the fleet (default: host name)')
   .option('--caller <name>', 'who launches this server, counted as integration stdio:<name>')
   .option('--log-level <level>', 'log level on stderr (default warn: stdout is the MCP channel)')
@@ -110,18 +113,17 @@ program
 program
   .command('report')
   .description('summarise the last 24 h: messages by era and version, and the legacy share of served work requests')
-  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
   .option('--json', 'print JSON instead of a table')
   .option('--config <file>', 'JSON config file')
-  .action((flags: { db?: string; json?: boolean; config?: string }) => {
+  .action(async (flags: { db?: string; json?: boolean; config?: string }) => {
     const config = configFrom({ db: flags.db, config: flags.config });
-    if (!existsSync(config.db)) throw new Error(`no database at ${redactStoreLocation(config.db)}; run \`mcp-sunset serve\` first, or pass --db`);
-    const store = openStore(config.db);
+    const store = await openStoreFor(config.db);
     try {
-      const report = buildReport(store.db, Date.now());
-      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, redactStoreSecrets(store.path, config.db)));
+      const report = await buildReport(store, Date.now());
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, redactStoreSecrets(store.location, config.db)));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -131,17 +133,16 @@ program
   .requiredOption('--plan <id>', 'the plan\'s id', integer)
   .option('--at <date>', 'the cut date asked about, YYYY-MM-DD (default: the plan\'s retire date)', date)
   .option('--json', 'print the JSON of GET /api/v1/plans/:id/dry-run instead of a table')
-  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
+  .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
   .option('--config <file>', 'JSON config file')
-  .action((flags: { plan: number; at?: string; json?: boolean; db?: string; config?: string }) => {
+  .action(async (flags: { plan: number; at?: string; json?: boolean; db?: string; config?: string }) => {
     const config = configFrom({ db: flags.db, config: flags.config });
-    if (!existsSync(config.db)) throw new Error(`no database at ${redactStoreLocation(config.db)}; run \`mcp-sunset serve\` first, or pass --db`);
-    const store = openStore(config.db);
+    const store = await openStoreFor(config.db);
     try {
-      const result = buildDryRun(store.db, flags.plan, flags.at, Date.now());
+      const result = await buildDryRun(store, flags.plan, flags.at, Date.now());
       process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : formatDryRun(result));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -166,12 +167,17 @@ program
 program
   .command('migrate')
   .description('create or upgrade the database schema')
-  .option('--db <path>', 'SQLite database file (default .data/mcp-sunset.db)')
-  .action((flags: { db?: string }) => {
+  .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
+  .action(async (flags: { db?: string }) => {
     const location = configFrom({ db: flags.db }).db;
-    const store = openStore(location);
-    process.stdout.write(`database ready: ${redactStoreSecrets(store.path, location)}\n`);
-    store.close();
+    let store: Store;
+    try {
+      store = await openStore(location);
+    } catch (error) {
+      throw redactStoreError(error, location);
+    }
+    process.stdout.write(`database ready: ${redactStoreSecrets(store.location, location)}\n`);
+    await store.close();
   });
 
 try {

@@ -1,12 +1,11 @@
 import type { Logger } from '../lib/create-logger.js';
 import { compilePolicy } from '../policy/compile-policy.js';
 import { EMPTY_POLICY, type CompiledPolicy } from '../policy/compiled-policy.js';
-import type { Db } from '../store/sqlite/open-database.js';
-import { getPolicyVersion } from '../store/sqlite/policy-version.js';
+import type { Store } from '../store/store.js';
 import { loadPolicyInputs } from '../views/load-policy-inputs.js';
 
 export interface PolicyRefresherOptions {
-  db: Db | undefined;
+  store: Store | undefined;
   now: () => number;
   /** Versions the server serves, when configured; otherwise those it answered under lately. */
   supportedVersions: readonly string[] | undefined;
@@ -29,10 +28,11 @@ export interface PolicyHealth {
 export interface PolicyRefresher {
   /** The table in force: read per request. */
   current(): CompiledPolicy;
-  /** Rebuilds now (after a plan changed through this process's API, say). */
-  refresh(): void;
+  /** Rebuilds now (after a plan changed through this process's API, say); never rejects. */
+  refresh(): Promise<void>;
   health(): PolicyHealth;
-  start(): void;
+  /** Starts the checks; answers when the first table is built (or failed to be). */
+  start(): Promise<void>;
   stop(): void;
 }
 
@@ -48,11 +48,10 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
   let lastError: string | null = null;
   let timer: NodeJS.Timeout | undefined;
 
-  const refresh = () => {
-    if (options.db === undefined) return;
+  const rebuild = async (store: Store) => {
     try {
       const now = options.now();
-      const next = compilePolicy(loadPolicyInputs(options.db, now, options.supportedVersions), now);
+      const next = compilePolicy(await loadPolicyInputs(store, now, options.supportedVersions), now);
       if (next.version !== policy.version || !compiled) options.logger.info({ version: next.version, enforcingPlans: next.plans.length }, 'retirement policy compiled');
       policy = next;
       compiled = true;
@@ -63,15 +62,35 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
     }
   };
 
-  const tick = () => {
-    if (options.db === undefined) return;
-    let changed = false;
+  // One store round at a time: a slow store must not pile up rebuilds, and a refresh asked for
+  // while one runs (a plan just changed) runs after it, so it reads the change.
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (work: (store: Store) => Promise<void>): Promise<void> => {
+    const store = options.store;
+    if (store === undefined) return Promise.resolve();
+    queue = queue.then(() => work(store));
+    return queue;
+  };
+  const refresh = () => enqueue(rebuild);
+  let ticking = false;
+
+  const tick = async () => {
+    // A tick while the previous one still waits on the store is skipped, not queued.
+    if (ticking || options.store === undefined) return;
+    ticking = true;
     try {
-      changed = getPolicyVersion(options.db) !== policy.version;
-    } catch {
-      // The rebuild below reports the store's trouble.
+      await enqueue(async (store) => {
+        let changed = false;
+        try {
+          changed = (await store.getPolicyVersion()) !== policy.version;
+        } catch {
+          // The rebuild below reports the store's trouble.
+        }
+        if (changed || !compiled || options.now() - policy.compiledAt >= maxAgeMs) await rebuild(store);
+      });
+    } finally {
+      ticking = false;
     }
-    if (changed || !compiled || options.now() - policy.compiledAt >= maxAgeMs) refresh();
   };
 
   return {
@@ -79,9 +98,9 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
     refresh,
     health: () => ({ version: policy.version, compiledAt: compiled ? new Date(policy.compiledAt).toISOString() : null, enforcingPlans: policy.plans.length, lastError }),
     start() {
-      refresh();
-      timer = setInterval(tick, options.checkEveryMs ?? 1_000);
+      timer = setInterval(() => void tick(), options.checkEveryMs ?? 1_000);
       timer.unref();
+      return refresh();
     },
     stop() {
       clearInterval(timer);

@@ -12,7 +12,7 @@ import { AppError } from '../lib/app-error.js';
 import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
 import { probe } from '../prober/probe.js';
-import type { Store } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 
 export interface StartApiOptions {
   config: Readonly<Config>;
@@ -22,7 +22,7 @@ export interface StartApiOptions {
   health: ApiDeps['health'];
   registry: ApiDeps['registry'];
   /** Writes counts still held in memory before a read; a process that counts nothing has none to write. */
-  beforeRead?: () => void;
+  beforeRead?: () => Promise<void>;
   /** The flusher's health for the metering-loss rule; absent where nothing is metered. */
   metering?: () => MeteringSnapshot;
   /** Told after a plan changed through this API. */
@@ -45,12 +45,12 @@ export interface RunningApi {
  */
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { config, store, logger, now } = options;
-  const beforeRead = options.beforeRead ?? (() => undefined);
+  const beforeRead = options.beforeRead ?? (async () => undefined);
   const alertRunner =
     store === undefined
       ? undefined
       : createAlertRunner({
-          db: store.db,
+          store,
           now,
           thresholds: config.analysis,
           settings: config.alerts,
@@ -64,7 +64,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const checkFleet = async (names?: readonly string[]) => {
     if (store === undefined) throw new AppError('store_unavailable', 'the database could not be opened; see /healthz');
     return runFleetCheck({
-      db: store.db,
+      store,
       now,
       nodes: names === undefined ? fleetNodes : fleetNodes.filter((node) => names.includes(node.name)),
       timeoutMs: config.fleet.timeoutMs,
@@ -77,7 +77,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
 
   const server = createServer(
     createApiApp({
-      db: store?.db,
+      store,
       now,
       beforeRead,
       health: options.health,

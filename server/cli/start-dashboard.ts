@@ -5,9 +5,9 @@ import { createProcessRegistry } from '../lib/create-process-registry.js';
 import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreLocation } from '../lib/redact-store-location.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
-import type { Store } from '../store/sqlite/open-database.js';
-import { getPolicyVersion } from '../store/sqlite/policy-version.js';
+import type { Store } from '../store/store.js';
 import { openStoreSafely } from '../metering/open-store-safely.js';
+import { isPostgresLocation } from '../store/is-postgres-location.js';
 import { startApi } from './start-api.js';
 import { syncConfigPlans } from './sync-config-plans.js';
 
@@ -31,7 +31,7 @@ export interface DashboardHealth {
 export interface RunningDashboard {
   apiUrl: URL;
   store: Store | undefined;
-  health(): DashboardHealth;
+  health(): Promise<DashboardHealth>;
   stop(): Promise<void>;
 }
 
@@ -45,16 +45,16 @@ export async function startDashboard(options: { config: Readonly<Config>; logger
   const startedAt = now();
   const shownPath = redactStoreLocation(config.db);
   // A mistyped --db would otherwise show an empty dashboard without a word.
-  if (config.db !== ':memory:' && !existsSync(config.db)) logger.warn({ db: shownPath }, 'no database there yet; an empty one is created, and counts appear once sidecars write to it');
-  const { store, error: storeError } = openStoreSafely(config.db, logger, 'the API answers 503 until a restart can open it');
-  if (store !== undefined) syncConfigPlans(store, config, logger, now());
+  if (config.db !== ':memory:' && !isPostgresLocation(config.db) && !existsSync(config.db)) logger.warn({ db: shownPath }, 'no database there yet; an empty one is created, and counts appear once sidecars write to it');
+  const { store, error: storeError } = await openStoreSafely(config.db, logger, 'the API answers 503 until a restart can open it');
+  if (store !== undefined) await syncConfigPlans(store, config, logger, now());
 
-  const health = (): DashboardHealth => {
+  const health = async (): Promise<DashboardHealth> => {
     let storedVersion: number | null = null;
     let readError: string | null = null;
     if (store !== undefined) {
       try {
-        storedVersion = getPolicyVersion(store.db);
+        storedVersion = await store.getPolicyVersion();
       } catch (error) {
         readError = redactStoreError(error, config.db).message;
       }
@@ -66,7 +66,7 @@ export async function startDashboard(options: { config: Readonly<Config>; logger
       role: 'dashboard',
       node: config.node,
       uptimeSeconds: Math.round((now() - startedAt) / 1000),
-      store: { path: store === undefined ? shownPath : redactStoreSecrets(store.path, config.db), available: store !== undefined, readable: storedVersion !== null, error: storeError ?? readError },
+      store: { path: store === undefined ? shownPath : redactStoreSecrets(store.location, config.db), available: store !== undefined, readable: storedVersion !== null, error: storeError ?? readError },
       policy: { storedVersion },
       alerts: { scheduled: config.alerts.scheduled },
       metering: null,
@@ -83,7 +83,7 @@ export async function startDashboard(options: { config: Readonly<Config>; logger
       // First, so no run starts against a store that is about to close.
       await api.stopSchedules();
       await api.close();
-      store?.close();
+      await store?.close();
     },
   };
 }

@@ -6,8 +6,7 @@ import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
-import { deleteExpiredTraffic } from '../store/sqlite/delete-expired-traffic.js';
-import type { Store } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
 import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
@@ -19,10 +18,10 @@ export interface RunningService {
   sidecarUrl: URL;
   apiUrl: URL;
   store: Store | undefined;
-  flush(): boolean;
+  flush(): Promise<boolean>;
   health(): ServiceHealth;
   /** Rebuilds the retirement policy from the store now. */
-  refreshPolicy(): void;
+  refreshPolicy(): Promise<void>;
   /** Evaluates the alert rules now (and delivers); undefined without a store. */
   runAlerts: (() => Promise<unknown>) | undefined;
   /** Stops accepting traffic, counts what is still open, flushes (or spools) and closes the store. */
@@ -48,7 +47,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const startedAt = now();
   let meteringErrors = 0;
   // The gauges read the meter lazily, on scrape, after it exists; the heartbeat reads the policy at each flush, after it exists.
-  const metering = createMetering(
+  const metering = await createMetering(
     config,
     logger,
     now,
@@ -57,14 +56,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   );
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));
-  const policy = createPolicyRefresher({ db: store?.db, now, supportedVersions: config.enforcement.supportedVersions, logger });
+  const policy = createPolicyRefresher({ store, now, supportedVersions: config.enforcement.supportedVersions, logger });
   const proxy = createReverseProxy({
     upstream: options.upstream,
     ...(config.publicPrefix === undefined ? {} : { publicPrefix: config.publicPrefix }),
     maxBodyBytes: config.maxBodyBytes,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     meter,
-    identify: createCallerIdentifier({ secret: metering.installSecret(), ...config.identity }),
+    identify: createCallerIdentifier({ secret: metering.installSecret, ...config.identity }),
     onNonMcp: () => metering.countNonMcp(),
     policy: policy.current,
     now,
@@ -82,7 +81,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       upstream: options.upstream.origin,
       startedAt,
       now: now(),
-      store: { path: redactStoreSecrets(store?.path ?? config.db, config.db), available: store !== undefined, error: storeError },
+      store: { path: redactStoreSecrets(store?.location ?? config.db, config.db), available: store !== undefined, error: storeError },
       flush: flusher.health(),
       counts: tally.stats(),
       meteringErrors,
@@ -95,6 +94,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     policy: policy.health(),
   });
 
+  // The first table is built before traffic is taken, so a plan in force applies from the first request.
+  await policy.start();
   const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
   const sidecarUrl = await listen(sidecar, config.listen);
   const api = await startApi({
@@ -104,27 +105,26 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     now,
     health,
     registry: metrics.registry,
-    beforeRead: () => flusher.flushNow(),
+    beforeRead: async () => void (await flusher.flushNow()),
     metering: () => flusher.health(),
     onPlansChanged: () => policy.refresh(),
   });
   const { url: apiUrl, alertRunner } = api;
   flusher.start();
-  policy.start();
 
-  const applyRetention = () => {
+  const applyRetention = async () => {
     if (store === undefined) return;
     try {
-      deleteExpiredTraffic(store.db, now(), config.retention);
+      await store.deleteExpiredTraffic(now(), config.retention);
     } catch (error) {
       logger.warn({ err: error }, 'retention pass failed; will retry');
     }
   };
-  applyRetention();
-  const retention = setInterval(applyRetention, RETENTION_EVERY_MS);
+  void applyRetention();
+  const retention = setInterval(() => void applyRetention(), RETENTION_EVERY_MS);
   retention.unref();
 
-  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: redactStoreSecrets(store?.path ?? config.db, config.db), alertsScheduled: config.alerts.scheduled }, 'mcp-sunset serving');
+  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: redactStoreSecrets(store?.location ?? config.db, config.db), alertsScheduled: config.alerts.scheduled }, 'mcp-sunset serving');
   return {
     sidecarUrl,
     apiUrl,
@@ -141,10 +141,10 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
       if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
       meter.settleAllPending('cancelled');
-      const final = metering.finish();
+      const final = await metering.finish();
       proxy.close();
       await api.close();
-      store?.close();
+      await store?.close();
       return final;
     },
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, type Logger } from '../lib/create-logger.js';
-import { createMetering, type FinalFlush } from '../metering/create-metering.js';
+import { createMetering, type FinalFlush, type Metering } from '../metering/create-metering.js';
 import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { GuardedExchange } from '../sidecar/guarded-exchange.js';
@@ -35,25 +35,37 @@ const MIDDLEWARE_POLICY_VERSION = 0;
  * request body is seen on its way to the handler and the answer as the handler writes it, neither
  * changed, and a fault of its own costs counts, never the request. Counts are in memory on the
  * request path; the flusher writes them on its interval.
+ *
+ * The store opens in the background: requests that arrive before it has (or has failed to) wait for
+ * it, untouched, so the first ones are counted under the install's caller keys like every later one.
  */
 export function meter(options?: MeterOptions): MeterMiddleware {
   const { config, now, logger: given } = resolveMeterOptions(options);
   const logger: Logger = given ?? createLogger(config.logLevel);
-  const metering = createMetering(config, logger, now, {
+  let metering: Metering | undefined;
+  let identify: ((req: IncomingMessage) => Caller) | undefined;
+  const count = (observation: Observation<MeteredCaller>) => {
+    const era = observation.attrs.declaredEra;
+    metering?.record(era === undefined ? observation : { ...observation, message: declareEra(observation.message, era) });
+  };
+  const httpMeter = new HttpMeter<MeteredCaller>(httpMeterOptions(config, count));
+  const onInternalError = (error: unknown, where: string) => {
+    metering?.metrics.meteringErrors.inc({ where });
+    logger.error({ err: error, where }, 'metering error; the request was served unmetered');
+  };
+  const ready = createMetering(config, logger, now, {
     pendingAnswers: () => httpMeter.pendingCount,
     sessions: () => httpMeter.sessionCount,
     meterMemory: () => httpMeter.memory(),
-  }, { kind: 'middleware', startedAt: now(), policyVersion: () => MIDDLEWARE_POLICY_VERSION });
-  const count = (observation: Observation<MeteredCaller>) => {
-    const era = observation.attrs.declaredEra;
-    metering.record(era === undefined ? observation : { ...observation, message: declareEra(observation.message, era) });
-  };
-  const httpMeter = new HttpMeter<MeteredCaller>(httpMeterOptions(config, count));
-  const identify = createCallerIdentifier({ secret: metering.installSecret(), ...config.identity });
-  const onInternalError = (error: unknown, where: string) => {
-    metering.metrics.meteringErrors.inc({ where });
-    logger.error({ err: error, where }, 'metering error; the request was served unmetered');
-  };
+  }, { kind: 'middleware', startedAt: now(), policyVersion: () => MIDDLEWARE_POLICY_VERSION }).then(
+    (opened) => {
+      metering = opened;
+      identify = createCallerIdentifier({ secret: opened.installSecret, ...config.identity });
+      if (closing === undefined) opened.flusher.start();
+    },
+    // createMetering answers even without a store; this is a fault of its own, and costs counts only.
+    (error: unknown) => onInternalError(error, 'open'),
+  );
   const open = new Set<DeferredExchange<MeteredCaller>>();
   const requestMeter: RequestMeter<MeteredCaller> = {
     start(facts, attrs) {
@@ -70,9 +82,9 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     maxAnswerBytes: config.maxAnswerBytes,
   };
   let closing: Promise<FinalFlush> | undefined;
-  metering.flusher.start();
 
   function watch(req: IncomingMessage, res: ServerResponse): void {
+    if (metering === undefined || identify === undefined) return;
     const method = req.method ?? 'GET';
     // Mounted under a path, Express strips it from req.url; the classifier and HTTP+SSE endpoints need the path the client sent.
     const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
@@ -82,7 +94,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     new WatchedRequest(requestMeter, req, method, path, attrs).watch(res);
   }
 
-  const middleware = ((req, res, next) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (closing === undefined) {
       try {
         watch(req, res);
@@ -91,15 +103,20 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       }
     }
     next();
+  };
+  const middleware = ((req, res, next) => {
+    if (metering !== undefined) handle(req, res, next);
+    else void ready.then(() => handle(req, res, next));
   }) as MeterMiddleware;
   middleware.servedBy = servedBy;
   middleware.close = () => {
-    closing ??= Promise.resolve().then(() => {
+    closing ??= ready.then(async () => {
       for (const exchange of [...open]) exchange.cancel();
       open.clear();
       httpMeter.settleAllPending('cancelled');
-      const final = metering.finish();
-      metering.store?.close();
+      if (metering === undefined) return { spooled: 0, lost: 0 };
+      const final = await metering.finish();
+      await metering.store?.close();
       return final;
     });
     return closing;

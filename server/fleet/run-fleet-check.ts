@@ -1,7 +1,7 @@
 import type { Logger } from '../lib/create-logger.js';
 import type { ProbeVerdict } from '../prober/verdict.js';
-import { insertProbe, type ProbeRecord } from '../store/sqlite/insert-probe.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import { type ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { Store } from '../store/store.js';
 import { checkLegacyAcceptance, type LegacyAcceptance } from './check-legacy-acceptance.js';
 import type { FleetHoldOffs } from './fleet-hold-offs.js';
 
@@ -11,7 +11,7 @@ export interface FleetNode {
 }
 
 export interface FleetCheckDeps {
-  db: Db;
+  store: Store;
   now: () => number;
   nodes: readonly FleetNode[];
   timeoutMs: number;
@@ -39,7 +39,7 @@ async function checkNode(deps: FleetCheckDeps, node: FleetNode): Promise<ProbeRe
   deps.holdOffs.note(node.name, verdict, deps.now());
   // Only a node the prober could reach is asked about legacy; an outage answers nothing either way.
   const legacy = verdict.state === 'ready' && verdict.era === 'modern' ? await checkLegacyAcceptance(new URL(node.url), deps.timeoutMs) : undefined;
-  return insertProbe(deps.db, {
+  return await deps.store.insertProbe({
     node: node.name,
     target: node.url,
     era: verdict.era,
@@ -69,11 +69,11 @@ export async function runFleetCheck(deps: FleetCheckDeps): Promise<ProbeRecord[]
     return until === undefined;
   });
   const results = await Promise.allSettled(due.map((node) => checkNode(deps, node)));
-  return results.map((result, i) => {
+  return Promise.all(results.map(async (result, i) => {
     if (result.status === 'fulfilled') return result.value;
     const node = due[i]!;
     deps.logger.warn({ err: result.reason, node: node.name }, 'fleet check failed');
-    return insertProbe(deps.db, {
+    return await deps.store.insertProbe({
       node: node.name,
       target: node.url,
       era: null,
@@ -88,5 +88,5 @@ export async function runFleetCheck(deps: FleetCheckDeps): Promise<ProbeRecord[]
       latencyMs: 0,
       at: deps.now(),
     });
-  });
+  }));
 }

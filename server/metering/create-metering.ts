@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
@@ -7,16 +7,15 @@ import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
-import { getInstallSecret } from '../store/sqlite/get-install-secret.js';
-import type { Store } from '../store/sqlite/open-database.js';
-import { replaySpool } from '../store/sqlite/replay-spool.js';
 import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
-import { createTallyWriter } from '../store/sqlite/write-tally-batch.js';
+import type { Store } from '../store/store.js';
 import { Flusher } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
+import { isPostgresLocation } from '../store/is-postgres-location.js';
 import { openStoreSafely } from './open-store-safely.js';
+import { replaySpool } from './replay-spool.js';
 
 export interface Metering {
   store: Store | undefined;
@@ -30,14 +29,14 @@ export interface Metering {
   countNonMcp(): void;
   /** Such requests passed on since start. */
   readonly nonMcpRequests: number;
-  /** The per-install secret caller fingerprints are keyed with. */
-  installSecret(): string;
+  /** The per-install secret caller fingerprints are keyed with (a per-process one without a store). */
+  readonly installSecret: string;
   /** Where counts the final flush cannot write are kept for the next start. */
   readonly spoolPath: string;
   /** Events in the spool, waiting for a start with a writable store. */
   readonly spooledEvents: number;
   /** Stops the flusher after a last flush; what it cannot write goes to the spool, or is reported lost. */
-  finish(): FinalFlush;
+  finish(): Promise<FinalFlush>;
 }
 
 export interface FinalFlush {
@@ -64,22 +63,21 @@ export interface MeteringSidecar {
 }
 
 /**
- * The counting pipeline every sidecar form shares: observation → tally → flusher → SQLite, plus
+ * The counting pipeline every sidecar form shares: observation → tally → flusher → store, plus
  * the Prometheus counters. Opening the store may fail; counting then goes on and the flusher
  * reports what it had to drop.
  */
-export function createMetering(
+export async function createMetering(
   config: Readonly<Config>,
   logger: Logger,
   now: () => number,
   gauges: MeteringGaugeSources,
   sidecar: MeteringSidecar,
   /** Runs once on a store that opened, before any count is written (the CLI syncs declared plans here). */
-  prepareStore?: (store: Store) => void,
-): Metering {
-  const { store, error: storeError } = openStoreSafely(config.db, logger, 'traffic continues without storage');
-  if (store !== undefined) prepareStore?.(store);
-  const writeBatch = store === undefined ? undefined : createTallyWriter(store.db);
+  prepareStore?: (store: Store) => Promise<void>,
+): Promise<Metering> {
+  const { store, error: storeError } = await openStoreSafely(config.db, logger, 'traffic continues without storage');
+  if (store !== undefined) await prepareStore?.(store);
   const tally = new Tally({
     node: config.node,
     now,
@@ -90,14 +88,15 @@ export function createMetering(
   });
   const flusher = new Flusher({
     tally,
+    node: config.node,
     now,
     intervalMs: config.flushIntervalMs,
     maxAttempts: config.flushMaxAttempts,
     sink: {
-      write(batch, heartbeat) {
-        if (writeBatch === undefined) throw new Error(`database unavailable: ${storeError}`);
+      async write(batches, at, heartbeat) {
+        if (store === undefined) throw new Error(`database unavailable: ${storeError}`);
         try {
-          writeBatch(batch, heartbeat);
+          return await store.writeTally(batches, at, heartbeat);
         } catch (error) {
           // The flush error is logged and shown on /healthz; a driver may quote its connection string in it.
           throw redactStoreError(error, config.db);
@@ -105,7 +104,7 @@ export function createMetering(
       },
     },
     // Without a store there is nowhere to say the node is alive, and an idle node must not fail flushes for it.
-    ...(writeBatch === undefined ? {} : { heartbeat: (at: number) => ({ node: config.node, kind: sidecar.kind, at, policyVersion: sidecar.policyVersion(), startedAt: sidecar.startedAt }) }),
+    ...(store === undefined ? {} : { heartbeat: (at: number) => ({ node: config.node, kind: sidecar.kind, at, policyVersion: sidecar.policyVersion(), startedAt: sidecar.startedAt }) }),
     onError: (error, context) => {
       const words = context.final
         ? 'final flush failed; the counts go to the spool'
@@ -115,13 +114,13 @@ export function createMetering(
       logger.warn({ err: redactStoreError(error, config.db), ...context }, words);
     },
   });
-  const spoolPath = resolve(config.spoolPath ?? `${store?.path ?? config.db}.spool`);
+  const spoolPath = resolve(config.spoolPath ?? defaultSpoolPath(config, store));
   // Derived from the location, so it may carry its secrets.
   const spoolShown = redactStoreSecrets(spoolPath, config.db);
   let spooledEvents = 0;
-  if (store !== undefined && writeBatch !== undefined) {
+  if (store !== undefined) {
     try {
-      const replay = replaySpool(store, spoolPath, writeBatch, now());
+      const replay = await replaySpool(store, spoolPath, now());
       if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolShown }, 'spooled counts written to the database');
     } catch (error) {
       logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spooled counts could not be written yet; they stay in the spool');
@@ -146,6 +145,15 @@ export function createMetering(
     failedFlushes: () => flusher.health().failedFlushes,
   });
 
+  let installSecret = randomBytes(32).toString('base64url');
+  if (store !== undefined) {
+    try {
+      installSecret = await store.getInstallSecret();
+    } catch (error) {
+      logger.warn({ err: redactStoreError(error, config.db) }, 'install secret unavailable; using a per-process one');
+    }
+  }
+
   let nonMcpRequests = 0;
 
   return {
@@ -169,11 +177,11 @@ export function createMetering(
     get spooledEvents() {
       return spooledEvents;
     },
-    finish() {
-      if (flusher.stop()) return { spooled: 0, lost: 0 };
-      const { batch, events } = flusher.takeRetained();
+    async finish() {
+      if (await flusher.stop()) return { spooled: 0, lost: 0 };
+      const { batches, events } = flusher.takeRetained();
       try {
-        appendSpool(spoolPath, { batchId: randomUUID(), batch });
+        for (const batch of batches) appendSpool(spoolPath, batch);
         spooledEvents += events;
         logger.warn({ spooled: events, spool: spoolShown }, `${events} counts written to the spool; the next start with a writable database stores them`);
         return { spooled: events, lost: 0 };
@@ -182,13 +190,15 @@ export function createMetering(
         return { spooled: 0, lost: events };
       }
     },
-    installSecret() {
-      try {
-        if (store !== undefined) return getInstallSecret(store.db);
-      } catch (error) {
-        logger.warn({ err: redactStoreError(error, config.db) }, 'install secret unavailable; using a per-process one');
-      }
-      return randomBytes(32).toString('base64url');
-    },
+    installSecret,
   };
+}
+
+/**
+ * Beside the SQLite file. A Postgres store is shared and remote, so its spool is local: in the
+ * working directory, named after the node (several nodes may share a directory).
+ */
+function defaultSpoolPath(config: Readonly<Config>, store: Store | undefined): string {
+  if (isPostgresLocation(config.db)) return `mcp-sunset-${config.node.replace(/[^A-Za-z0-9._-]/g, '_')}.spool`;
+  return `${store?.location ?? config.db}.spool`;
 }

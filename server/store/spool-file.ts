@@ -1,11 +1,11 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { TallyBatch } from '../tally/tally-cell.js';
+import type { SequencedBatch, TallyBatch } from '../tally/tally-cell.js';
 
-/** One batch the final flush could not write, under the id that makes its replay count once. */
-export interface SpoolEntry {
-  batchId: string;
-  batch: TallyBatch;
-}
+/**
+ * One batch the final flush could not write, under the identity that makes its replay count once:
+ * its stream and sequence number, or (in spools written before streams) a string id.
+ */
+export type SpoolEntry = SequencedBatch | { batchId: string; batch: TallyBatch };
 
 /**
  * Appends a batch to the spool, one JSON line per batch, and syncs it to disk before answering:
@@ -28,8 +28,9 @@ export function readSpool(path: string): SpoolEntry[] {
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const entry = JSON.parse(line) as SpoolEntry;
-      if (typeof entry.batchId === 'string' && Array.isArray(entry.batch?.cells) && Array.isArray(entry.batch?.integrations)) entries.push(entry);
+      const entry = JSON.parse(line) as Partial<SequencedBatch> & { batchId?: unknown };
+      const identified = typeof entry.batchId === 'string' || (typeof entry.stream === 'string' && typeof entry.node === 'string' && Number.isSafeInteger(entry.seq));
+      if (identified && Array.isArray(entry.batch?.cells) && Array.isArray(entry.batch?.integrations)) entries.push(entry as SpoolEntry);
     } catch {
       // Torn or foreign line: nothing in it can be counted safely.
     }

@@ -1,6 +1,8 @@
 import type { Bucket } from '../lib/time-bucket.js';
 import type { ShareBasis } from '../protocol/work-request.js';
-import type { NodeHeartbeat, TallyBatch } from '../tally/tally-cell.js';
+import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallyWrite } from '../tally/tally-cell.js';
+
+export type { SequencedBatch, TallyWrite };
 import type { AlertDeliveryInput, AlertDeliveryRecord, AlertDraft, AlertRecord } from './sqlite/alert-record.js';
 import type { TrafficRetention } from './sqlite/delete-expired-traffic.js';
 import type { AlertSettingKey } from './sqlite/get-alert-setting.js';
@@ -34,28 +36,6 @@ export interface PlanScope {
 export interface Span {
   from: number;
   to: number;
-}
-
-/**
- * One flush's counts under the identity that makes its write happen once: the writing process's
- * stream and the batch's place in it. A stream's batches are written in order, so the store keeps
- * only the last sequence number written per stream, and a retry of a batch at or below it (the
- * commit landed but its answer was lost) adds nothing.
- */
-export interface SequencedBatch {
-  stream: string;
-  /** The node the stream writes for. */
-  node: string;
-  seq: number;
-  batch: TallyBatch;
-}
-
-/** What one call of `writeTally` did. */
-export interface TallyWrite {
-  /** Batches written now. */
-  written: number;
-  /** Batches written before, by an earlier attempt whose answer was lost: not counted again. */
-  skipped: number;
 }
 
 /** What evaluating the alert rules changed, saved in one transaction. */

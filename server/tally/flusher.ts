@@ -1,9 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { idleHeartbeatDue } from './idle-heartbeat-due.js';
 import type { Tally } from './tally.js';
-import type { NodeHeartbeat, TallyBatch, TallySink } from './tally-cell.js';
+import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink } from './tally-cell.js';
 
 export interface FlusherOptions {
   tally: Tally;
+  /** The node this process counts for: its batches are written under it. */
+  node: string;
+  /** This process's stream of batches; a fresh one per process unless given. */
+  stream?: string;
   sink: TallySink;
   now: () => number;
   intervalMs: number;
@@ -30,6 +35,7 @@ export interface FlushHealth {
 }
 
 interface Retained {
+  seq: number;
   batch: TallyBatch;
   attempts: number;
   events: number;
@@ -41,12 +47,19 @@ function eventsIn(batch: TallyBatch): number {
 
 /**
  * Moves the tally into the sink in one write per interval, off the request path. A failing sink
- * (locked, read-only, full) never throws back into traffic: the batch is retried a bounded number
- * of times, then dropped and counted, so the loss is visible rather than silent.
+ * (locked, read-only, full, unreachable) never throws back into traffic: the batch is retried a
+ * bounded number of times, then dropped and counted, so the loss is visible rather than silent.
+ *
+ * Each drained batch gets the next sequence number of this process's stream and keeps it through
+ * every retry, so a store that did commit an attempt whose answer was lost skips it the next time.
+ * Flushes run one at a time, in order: a flush asked for while one runs waits for it.
  */
 export class Flusher {
+  readonly stream: string;
   private timer: NodeJS.Timeout | undefined;
   private retained: Retained[] = [];
+  private nextSeq = 1;
+  private queue: Promise<unknown> = Promise.resolve();
   private lastHeartbeat: NodeHeartbeat | undefined;
   private readonly state: FlushHealth = {
     lastFlushAt: undefined,
@@ -58,53 +71,60 @@ export class Flusher {
     retainedEvents: 0,
   };
 
-  constructor(private readonly options: FlusherOptions) {}
+  constructor(private readonly options: FlusherOptions) {
+    this.stream = options.stream ?? randomUUID();
+  }
 
   start(): void {
     if (this.timer !== undefined) return;
-    this.timer = setInterval(() => this.flushNow(), this.options.intervalMs);
+    this.timer = setInterval(() => void this.flushNow(), this.options.intervalMs);
     this.timer.unref();
   }
 
   /** Stops the schedule and makes a last attempt; on failure the counts stay for takeRetained(). */
-  stop(): boolean {
+  stop(): Promise<boolean> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     return this.flushNow(true);
   }
 
-  /** Hands over every count not yet written (after a failed final flush) and forgets them. */
-  takeRetained(): { batch: TallyBatch; events: number } {
-    const fresh = this.options.tally.drain();
-    if (fresh.cells.length > 0 || fresh.integrations.length > 0) this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
-    const batch: TallyBatch = { cells: this.retained.flatMap((r) => r.batch.cells), integrations: this.retained.flatMap((r) => r.batch.integrations) };
+  /**
+   * Hands over every count not yet written (after a failed final flush), each batch under its
+   * stream and sequence number so a later replay writes it once, and forgets them.
+   */
+  takeRetained(): { batches: SequencedBatch[]; events: number } {
+    this.drainIntoRetained();
+    const batches = this.retained.map((r) => this.sequenced(r));
     const events = this.retained.reduce((sum, r) => sum + r.events, 0);
     this.retained = [];
-    return { batch, events };
+    return { batches, events };
   }
 
-  /** Writes everything pending now; answers whether the sink took it. */
-  flushNow(final = false): boolean {
+  /** Writes everything pending now, after any flush in progress; answers whether the sink took it. */
+  flushNow(final = false): Promise<boolean> {
+    const run = this.queue.then(() => this.flushOnce(final));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushOnce(final: boolean): Promise<boolean> {
     const now = this.options.now();
     this.state.lastAttemptAt = now;
-    const fresh = this.options.tally.drain();
-    if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
-      this.retained.push({ batch: fresh, attempts: 0, events: eventsIn(fresh) });
-    }
+    this.drainIntoRetained();
     const heartbeat = this.heartbeatAt(now);
     if (this.retained.length === 0 && (heartbeat === undefined || !idleHeartbeatDue(this.lastHeartbeat, heartbeat))) {
       // Nothing written proves nothing about the store: keep any error until a real write succeeds.
       this.state.lastFlushAt = now;
       return true;
     }
-    const combined: TallyBatch = {
-      cells: this.retained.flatMap((r) => r.batch.cells),
-      integrations: this.retained.flatMap((r) => r.batch.integrations),
-    };
+    const sent = [...this.retained];
     try {
-      if (heartbeat === undefined) this.options.sink.write(combined);
-      else this.options.sink.write(combined, heartbeat);
-      this.retained = [];
+      await this.options.sink.write(
+        sent.map((r) => this.sequenced(r)),
+        now,
+        heartbeat,
+      );
+      this.retained = this.retained.filter((r) => !sent.includes(r));
       if (heartbeat !== undefined) this.lastHeartbeat = heartbeat;
       this.succeeded(now);
       return true;
@@ -112,6 +132,18 @@ export class Flusher {
       this.failed(error, final);
       return false;
     }
+  }
+
+  private drainIntoRetained(): void {
+    const fresh = this.options.tally.drain();
+    if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
+      this.retained.push({ seq: this.nextSeq, batch: fresh, attempts: 0, events: eventsIn(fresh) });
+      this.nextSeq += 1;
+    }
+  }
+
+  private sequenced(r: Retained): SequencedBatch {
+    return { stream: this.stream, node: this.options.node, seq: r.seq, batch: r.batch };
   }
 
   private heartbeatAt(now: number): NodeHeartbeat | undefined {

@@ -53,10 +53,34 @@ export interface NodeHeartbeat {
   startedAt: number;
 }
 
-/** Where a flush writes. Synchronous on purpose: it throws, and the flusher keeps the batch. */
+/**
+ * One flush's counts under the identity that makes its write happen once: the writing process's
+ * stream and the batch's place in it. A stream's batches are written in order, so a store keeps
+ * only the last sequence number written per stream, and a retry of a batch at or below it (the
+ * commit landed but its answer was lost) adds nothing.
+ */
+export interface SequencedBatch {
+  stream: string;
+  /** The node the stream writes for. */
+  node: string;
+  seq: number;
+  batch: TallyBatch;
+}
+
+/** What one write did. */
+export interface TallyWrite {
+  /** Batches written now. */
+  written: number;
+  /** Batches an earlier attempt had written (its answer was lost): not counted again. */
+  skipped: number;
+  /** Events in the batches written now. */
+  writtenEvents: number;
+}
+
+/** Where a flush writes. It rejects on failure, and the flusher keeps the batches for the next attempt. */
 export interface TallySink {
-  /** Writes the batch and, when given, the node's heartbeat in one transaction. */
-  write(batch: TallyBatch, heartbeat?: NodeHeartbeat): void;
+  /** Writes the batches in order and, when given, the node's heartbeat in one transaction. */
+  write(batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<TallyWrite>;
 }
 
 /** Label values that stand for "none" and "too many distinct values". */

@@ -1,17 +1,14 @@
 import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
-import { listIntegrations } from '../store/sqlite/list-integrations.js';
-import { listScopeCallers } from '../store/sqlite/list-scope-callers.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
-import { sumServedRequests } from '../store/sqlite/sum-served-requests.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 
 /** Who a cut of the plan's scope on `at` (YYYY-MM-DD) would refuse, judged on the stored day counts. */
-export function loadDryRun(db: Db, plan: PlanRecord, at: string, now: number): DryRun {
+export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now: number): Promise<DryRun> {
   const window = computeDryRunWindow(at, plan.quietDays, now);
-  const callers = listScopeCallers(db, scopeOf(plan), window);
-  const records = new Map(listIntegrations(db).map((r) => [r.key, r]));
+  const callers = await store.listScopeCallers(scopeOf(plan), window);
+  const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
   return computeDryRun({
     at,
     window,
@@ -21,7 +18,7 @@ export function loadDryRun(db: Db, plan: PlanRecord, at: string, now: number): D
       return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null };
     },
     exemptions: plan.exemptions,
-    servedRequests: sumServedRequests(db, window),
+    servedRequests: await store.sumServedRequests(window),
     live: plan.action === 'dryrun',
   });
 }

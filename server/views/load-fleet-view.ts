@@ -1,10 +1,7 @@
 import { computeFleetDrift, type FleetDrift } from '../analysis/compute-fleet-drift.js';
 import { computeSidecarStates, type SidecarState } from '../analysis/compute-sidecar-states.js';
 import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
-import { listLatestProbes } from '../store/sqlite/list-latest-probes.js';
-import { listSidecarNodes } from '../store/sqlite/list-sidecar-nodes.js';
-import type { Db } from '../store/sqlite/open-database.js';
-import { getPolicyVersionChange } from '../store/sqlite/policy-version.js';
+import type { Store } from '../store/store.js';
 
 export interface FleetView extends FleetDrift {
   /** The latest check of each node, beside its drift flags. */
@@ -17,10 +14,10 @@ export interface FleetView extends FleetDrift {
 }
 
 /** Every node's latest check, compared: is the fleet uniform, and who is down? And every sidecar's last flush. */
-export function loadFleetView(db: Db, now: number): FleetView {
-  const probes = listLatestProbes(db);
+export async function loadFleetView(store: Store, now: number): Promise<FleetView> {
+  const probes = await store.listLatestProbes();
   const drift = computeFleetDrift(probes.map((p) => ({ node: p.node, state: p.state, supportedVersions: p.supportedVersions })));
-  const policy = getPolicyVersionChange(db);
-  const sidecars = computeSidecarStates(listSidecarNodes(db), policy, now);
+  const policy = await store.getPolicyVersionChange();
+  const sidecars = computeSidecarStates(await store.listSidecarNodes(), policy, now);
   return { ...drift, probes, checkedAt: probes.length === 0 ? null : Math.max(...probes.map((p) => p.at)), policyVersion: policy.version, sidecars };
 }

@@ -1,8 +1,7 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import { listCallerVolumes, listScopeLastUse } from '../store/sqlite/list-caller-usage.js';
-import { listIntegrations, type IntegrationRecord } from '../store/sqlite/list-integrations.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import { type IntegrationRecord } from '../store/sqlite/list-integrations.js';
+import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { planDay, scopeOf } from './load-plan-views.js';
 
@@ -61,12 +60,12 @@ function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: numb
 }
 
 /** Every known caller with what was measured of it over the last 30 days, most legacy first. */
-export function loadIntegrationViews(db: Db, plans: readonly PlanRecord[], now: number): IntegrationsView {
+export async function loadIntegrationViews(store: Store, plans: readonly PlanRecord[], now: number): Promise<IntegrationsView> {
   // The window is whole UTC days: today and the 29 before it.
   const since = bucketStart(now, 'day') - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
-  const volumes = new Map(listCallerVolumes(db, since).map((v) => [v.integration, v]));
-  const lastUse = plans.map((plan) => ({ plan, byCaller: listScopeLastUse(db, scopeOf(plan), since) }));
-  const records = new Map(listIntegrations(db).map((r) => [r.key, r]));
+  const volumes = new Map((await store.listCallerVolumes(since)).map((v) => [v.integration, v]));
+  const lastUse = await Promise.all(plans.map(async (plan) => ({ plan, byCaller: await store.listScopeLastUse(scopeOf(plan), since) })));
+  const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
   // Folded callers have no row of their own, but their volume belongs in the table.
   const keys = new Set([...records.keys(), ...[...volumes.keys()].filter((k) => UNIDENTIFIED_KEYS.has(k))]);
 

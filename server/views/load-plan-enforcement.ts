@@ -2,9 +2,8 @@ import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntr
 import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import type { Bucket } from '../lib/time-bucket.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
-import { bucketFor, sumScopeRefusals } from '../store/sqlite/sum-scope-refusals.js';
 import { loadGateState } from './load-gate-state.js';
 import { scopeOf } from './load-plan-views.js';
 
@@ -39,14 +38,16 @@ export interface PlanEnforcement {
  * A plan's enforcement as the dashboard shows it: its timeline with what each window refused (or, in
  * a dry run, would have), the usage gate in words, the exemptions and the phase in force at `now`.
  */
-export function loadPlanEnforcement(db: Db, plan: PlanRecord, now: number): PlanEnforcement {
-  const gate = loadGateState(db, plan, now);
+export async function loadPlanEnforcement(store: Store, plan: PlanRecord, now: number): Promise<PlanEnforcement> {
+  const gate = await loadGateState(store, plan, now);
   const scope = scopeOf(plan);
   const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate }, now);
-  const timeline = entries.map(({ countSpan, ...entry }) => ({
-    ...entry,
-    counts: countSpan === null ? null : { ...countSpan, ...sumScopeRefusals(db, scope, countSpan, bucketFor(db, countSpan.from)) },
-  }));
+  const timeline = await Promise.all(
+    entries.map(async ({ countSpan, ...entry }) => ({
+      ...entry,
+      counts: countSpan === null ? null : { ...countSpan, ...(await store.sumScopeRefusals(scope, countSpan, await store.bucketFor(countSpan.from))) },
+    })),
+  );
   const exemptions = plan.exemptions.map((e) => ({ ...e, endsAt: exemptionEndsAt(e.until), active: now < exemptionEndsAt(e.until) }));
   return { action: plan.action, phase, timeline, gate, exemptions };
 }

@@ -2,7 +2,7 @@ import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-sta
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
 import { loadShareView, type ShareView } from './load-share-view.js';
@@ -32,11 +32,11 @@ export const DEFAULT_CURVE_DAYS = 180;
  * asked, the last 180 days unless asked), the weekly trend and the status with its reason, and
  * its enforcement.
  */
-export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week' } = {}): PlanView {
+export async function loadPlanView(store: Store, plan: PlanRecord, now: number, thresholds: TrendThresholds, options: { from?: number; to?: number; bucket?: 'day' | 'week'; node?: string } = {}): Promise<PlanView> {
   const scope = scopeOf(plan);
   const to = options.to ?? now;
   const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
-  const share = loadShareView(db, { scope, basis: plan.basis, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds });
+  const share = await loadShareView(store, { scope, basis: plan.basis, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds, ...(options.node === undefined ? {} : { node: options.node }) });
   const status = computePlanStatus(
     { retireDate: planDay(plan.retireDate), announceDate: planDay(plan.announceDate), targetShare: plan.targetShare, label: summarizeScope(scope) },
     share.trend,
@@ -44,5 +44,5 @@ export function loadPlanView(db: Db, plan: PlanRecord, now: number, thresholds: 
     now,
     thresholds,
   );
-  return { plan, scope, status, share, enforcement: loadPlanEnforcement(db, plan, now) };
+  return { plan, scope, status, share, enforcement: await loadPlanEnforcement(store, plan, now) };
 }

@@ -1,11 +1,7 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { planClock } from '../analysis/plan-clock.js';
 import type { PolicyInputs, PolicyPlanInput } from '../policy/compile-policy.js';
-import { listScopeCallersBefore } from '../store/sqlite/list-caller-usage.js';
-import { listPlans } from '../store/sqlite/list-plans.js';
-import { listServedVersions } from '../store/sqlite/list-served-versions.js';
-import type { Db } from '../store/sqlite/open-database.js';
-import { getPolicyVersion } from '../store/sqlite/policy-version.js';
+import type { Store } from '../store/store.js';
 import { loadGateState } from './load-gate-state.js';
 import { scopeOf } from './load-plan-views.js';
 
@@ -19,10 +15,10 @@ const NO_CALLERS: ReadonlySet<string> = new Set();
  * on stored counts and the callers its block-new date lets through, and the versions still served
  * (the configured list, else those the server answered under in the last 30 days).
  */
-export function loadPolicyInputs(db: Db, now: number, configuredVersions: readonly string[] | undefined): PolicyInputs {
-  const version = getPolicyVersion(db);
+export async function loadPolicyInputs(store: Store, now: number, configuredVersions: readonly string[] | undefined): Promise<PolicyInputs> {
+  const version = await store.getPolicyVersion();
   const plans: PolicyPlanInput[] = [];
-  for (const plan of listPlans(db)) {
+  for (const plan of await store.listPlans()) {
     if (plan.action === 'observe') continue;
     const scope = scopeOf(plan);
     const clock = planClock(plan);
@@ -38,10 +34,10 @@ export function loadPolicyInputs(db: Db, now: number, configuredVersions: readon
       policyUrl: plan.policyUrl,
       brownouts: plan.brownouts,
       exemptions: plan.exemptions,
-      cutFrom: loadGateState(db, plan, now).cutFrom,
-      knownCallers: clock.blockNewAt === null ? NO_CALLERS : listScopeCallersBefore(db, scope, clock.blockNewAt),
+      cutFrom: (await loadGateState(store, plan, now)).cutFrom,
+      knownCallers: clock.blockNewAt === null ? NO_CALLERS : await store.listScopeCallersBefore(scope, clock.blockNewAt),
     });
   }
-  const supportedVersions = configuredVersions ?? listServedVersions(db, now - SERVED_VERSIONS_DAYS * DAY_MS);
+  const supportedVersions = configuredVersions ?? await store.listServedVersions(now - SERVED_VERSIONS_DAYS * DAY_MS);
   return { version, plans, supportedVersions };
 }

@@ -3,9 +3,7 @@ import { computeTrend, type Trend, type TrendThresholds } from '../analysis/comp
 import { computeWeekStart, WEEK_MS } from '../analysis/compute-week-start.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
 import type { ShareBasis } from '../protocol/work-request.js';
-import { listLegacyCallerCounts } from '../store/sqlite/list-legacy-caller-counts.js';
-import { listShareRows } from '../store/sqlite/list-share-rows.js';
-import type { Db } from '../store/sqlite/open-database.js';
+import type { Store } from '../store/store.js';
 
 export interface ShareView {
   scope: PlanScope;
@@ -31,17 +29,20 @@ export interface ShareViewQuery {
   target: number;
   now: number;
   thresholds: TrendThresholds;
+  /** One node's traffic only; the whole fleet's when absent. */
+  node?: string;
 }
 
 /** The share curve of one scope, with its trend: what the dashboard draws and the alerts judge. */
-export function loadShareView(db: Db, query: ShareViewQuery): ShareView {
+export async function loadShareView(store: Store, query: ShareViewQuery): Promise<ShareView> {
   const { scope, basis, bucket, from, to, target, now, thresholds } = query;
   // The trend looks back a fixed number of weeks from now, whatever range is displayed.
   // Read whole buckets: the series floors `from` to its bucket start, and so must the rows it gets.
   const trendFrom = Math.min(computeBucketStart(from, bucket), computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
   const readTo = Math.max(to, now);
-  const rows: ShareRow[] = listShareRows(db, trendFrom, readTo);
-  const callers = scope.kind === 'era' ? listLegacyCallerCounts(db, trendFrom, readTo) : [];
+  const rows: ShareRow[] = await store.listShareRows(trendFrom, readTo, query.node);
+  // Callers are counted per day across the fleet, not per node: one node's view has no such count.
+  const callers = query.node !== undefined ? null : scope.kind === 'era' ? await store.listLegacyCallerCounts(trendFrom, readTo) : [];
   const series = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket, from, to });
   const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket: 'week', from: trendFrom, to: readTo });
   const trend = computeTrend(weekly, target, thresholds, now);

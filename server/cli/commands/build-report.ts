@@ -1,8 +1,7 @@
 import { isLegacyServed, isServed } from '../../protocol/served.js';
 import { ERAS, OUTCOMES, type Era } from '../../protocol/vocabulary.js';
 import { isWorkRequest } from '../../protocol/work-request.js';
-import { listTraffic } from '../../store/sqlite/list-traffic.js';
-import type { Db } from '../../store/sqlite/open-database.js';
+import type { Store } from '../../store/store.js';
 
 export interface TrafficReport {
   from: string;
@@ -22,15 +21,16 @@ export interface TrafficReport {
 const DAY_MS = 86_400_000;
 
 /** The last 24 hours by era and by version, from the stored hourly counts. */
-export function buildReport(db: Db, now: number): TrafficReport {
+export async function buildReport(store: Store, now: number): Promise<TrafficReport> {
   const range = { from: now - DAY_MS, to: now, bucket: 'hour' as const };
-  const eras = listTraffic(db, { ...range, groupBy: 'era', filters: {} });
+  const eras = await store.listTraffic({ ...range, groupBy: 'era', filters: {} });
   const byEra = Object.fromEntries(ERAS.map((era) => [era, eras.totals[era] ?? 0])) as Record<Era, number>;
   const total = ERAS.reduce((sum, era) => sum + byEra[era], 0);
-  const byVersion = ERAS.flatMap((era) =>
-    Object.entries(listTraffic(db, { ...range, groupBy: 'version', filters: { era } }).totals).map(([version, count]) => ({ version, era, count })),
-  ).sort((a, b) => b.count - a.count || a.version.localeCompare(b.version));
-  const { served, legacyServed } = servedWork(db, range);
+  const perEra = await Promise.all(ERAS.map(async (era) => ({ era, totals: (await store.listTraffic({ ...range, groupBy: 'version', filters: { era } })).totals })));
+  const byVersion = perEra
+    .flatMap(({ era, totals }) => Object.entries(totals).map(([version, count]) => ({ version, era, count })))
+    .sort((a, b) => b.count - a.count || a.version.localeCompare(b.version));
+  const { served, legacyServed } = await servedWork(store, range);
   return {
     from: eras.from,
     to: eras.to,
@@ -44,12 +44,12 @@ export function buildReport(db: Db, now: number): TrafficReport {
 }
 
 /** Served work requests and the legacy-served part of them: the same basis as the dashboard's share. */
-function servedWork(db: Db, range: { from: number; to: number; bucket: 'hour' }): { served: number; legacyServed: number } {
+async function servedWork(store: Store, range: { from: number; to: number; bucket: 'hour' }): Promise<{ served: number; legacyServed: number }> {
   let served = 0;
   let legacyServed = 0;
   for (const era of ERAS) {
     for (const outcome of OUTCOMES.filter(isServed)) {
-      const methods = listTraffic(db, { ...range, groupBy: 'method', filters: { kind: 'request', era, outcome } }).totals;
+      const methods = (await store.listTraffic({ ...range, groupBy: 'method', filters: { kind: 'request', era, outcome } })).totals;
       for (const [method, count] of Object.entries(methods)) {
         if (!isWorkRequest('request', method)) continue;
         served += count;

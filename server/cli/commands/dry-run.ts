@@ -4,8 +4,7 @@
  */
 import type { DryRunJson } from '../../api/api-json.js';
 import { dryRunToJson } from '../../api/to-json.js';
-import { getPlan } from '../../store/sqlite/get-plan.js';
-import type { Db } from '../../store/sqlite/open-database.js';
+import type { Store } from '../../store/store.js';
 import type { PlanRecord } from '../../store/sqlite/plan-record.js';
 import { loadDryRun } from '../../views/load-dry-run.js';
 
@@ -15,10 +14,10 @@ export interface DryRunResult {
 }
 
 /** The report on a cut on `at` (the plan's retire date unless given); throws when there is no such plan. */
-export function buildDryRun(db: Db, planId: number, at: string | undefined, now: number): DryRunResult {
-  const plan = getPlan(db, planId);
+export async function buildDryRun(store: Store, planId: number, at: string | undefined, now: number): Promise<DryRunResult> {
+  const plan = await store.getPlan(planId);
   if (plan === undefined) throw new Error(`no plan ${planId}`);
-  return { plan, report: dryRunToJson(plan.id, loadDryRun(db, plan, at ?? plan.retireDate, now)) };
+  return { plan, report: dryRunToJson(plan.id, await loadDryRun(store, plan, at ?? plan.retireDate, now)) };
 }
 
 function table(rows: string[][]): string[] {

@@ -10,6 +10,7 @@ import { createLogger } from '../../lib/create-logger.js';
 import { redactStoreLocation } from '../../lib/redact-store-location.js';
 import { createCallerIdentifier } from '../../sidecar/identify-caller.js';
 import { getInstallSecret } from '../../store/sqlite/get-install-secret.js';
+import { openDatabase } from '../../store/sqlite/open-database.js';
 import { startService } from '../start-service.js';
 
 const DEMO_STOP_MS = 3_000;
@@ -53,17 +54,28 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
   const upstream = new URL(demoServer?.origin ?? config.upstream!);
   const service = await startService({ config, upstream, logger });
   const store = service.store;
-  if (demo && store !== undefined) {
-    // Six months of history, so the first screen already tells the story the live traffic will take weeks to.
-    // The callers the live clients play are filed under the keys the sidecar gives those clients.
-    const identify = createCallerIdentifier({ secret: getInstallSecret(store.db), ...config.identity });
-    seedDemoHistory(store.db, Date.now(), { liveCallers: identifyDemoClients(identify, config.identity.apiKeyHeader) });
+  // The demo's history is seeded into the embedded SQLite file, through a connection of its own.
+  const history = demo && store?.dialect === 'sqlite' ? openDatabase(config.db) : undefined;
+  let day: ReturnType<typeof measureDemoHistoryDay>;
+  if (history !== undefined) {
+    try {
+      // Six months of history, so the first screen already tells the story the live traffic will take weeks to.
+      // The callers the live clients play are filed under the keys the sidecar gives those clients.
+      const identify = createCallerIdentifier({ secret: getInstallSecret(history.db), ...config.identity });
+      seedDemoHistory(history.db, Date.now(), { liveCallers: identifyDemoClients(identify, config.identity.apiKeyHeader) });
+      // Paced like the seeded history's recent days, so the live counts continue its curve instead of swamping it.
+      day = measureDemoHistoryDay(history.db);
+    } finally {
+      history.close();
+    }
+    // The seeded plan reaches the policy now rather than on its next rebuild.
+    await service.refreshPolicy();
     // curve-flattened needs two consecutive evaluations before it fires.
     await service.runAlerts?.();
     await service.runAlerts?.();
+  } else if (demo && store !== undefined) {
+    logger.info('the demo seeds history only into an embedded SQLite store; live demo traffic only');
   }
-  // Paced like the seeded history's recent days, so the live counts continue its curve instead of swamping it.
-  const day = store === undefined ? undefined : measureDemoHistoryDay(store.db);
   const traffic = demo ? startDemoTraffic({ target: service.sidecarUrl, apiKeyHeader: config.identity.apiKeyHeader, ...(day === undefined ? {} : { day }) }) : undefined;
 
   const api = service.apiUrl.origin;

@@ -22,7 +22,7 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
   const logger = createLogger(config.logLevel, config.db);
   const meter = new StdioMeter<Caller>((observation) => metering.record(observation), { maxOpenBytes: config.caps.pendingAnswersBytes });
   const startedAt = Date.now();
-  const metering = createMetering(
+  const metering = await createMetering(
     config,
     logger,
     Date.now,
@@ -30,8 +30,8 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
     { kind: 'wrap', startedAt, policyVersion: () => policy.current().version },
   );
   // Compiled before the first line: the server never sees a request the plans in the store refuse.
-  const policy = createPolicyRefresher({ db: metering.store?.db, now: Date.now, supportedVersions: config.enforcement.supportedVersions, logger });
-  policy.start();
+  const policy = createPolicyRefresher({ store: metering.store, now: Date.now, supportedVersions: config.enforcement.supportedVersions, logger });
+  await policy.start();
   // Started after the policy, whose version each flush's heartbeat reads.
   metering.flusher.start();
   const [program, ...args] = command;
@@ -53,8 +53,8 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
   if (memory.evictedForBytes > 0) {
     logger.warn({ bytesEvictions: memory.evictedForBytes, heldBytesBudget: memory.budgetBytes }, `${memory.evictedForBytes} entries pushed out of the meter by its byte budget; each client request among them was counted as no-response`);
   }
-  const { lost } = metering.finish();
-  metering.store?.close();
+  const { lost } = await metering.finish();
+  await metering.store?.close();
   // The server's own failure wins; a clean exit that lost counts must not look clean.
   process.exit(lost > 0 && code === 0 ? 1 : code);
 }

@@ -1,15 +1,15 @@
-import { and, gte, lt } from 'drizzle-orm';
+import { and, eq, gte, lt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { shareDayTable } from './schema/index.js';
 
 export type ShareDayRow = typeof shareDayTable.$inferSelect;
 
-/** Client requests per UTC day by era, transport, version, outcome and request class, from the share rollup. */
-export function listShareRows(db: Db, from: number, to: number): ShareDayRow[] {
+/** Client requests per UTC day by era, transport, version, outcome and request class (of one node when given), from the share rollup. */
+export function listShareRows(db: Db, from: number, to: number, node?: string): ShareDayRow[] {
   return db
     .select()
     .from(shareDayTable)
-    .where(and(gte(shareDayTable.day, from), lt(shareDayTable.day, to)))
+    .where(and(gte(shareDayTable.day, from), lt(shareDayTable.day, to), node === undefined ? undefined : eq(shareDayTable.node, node)))
     .orderBy(shareDayTable.day)
     .all();
 }

@@ -8,7 +8,7 @@ import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
-export interface Store {
+export interface SqliteDatabase {
   db: Db;
   sqlite: Database.Database;
   path: string;
@@ -60,7 +60,7 @@ function migrateSafely(db: Db): void {
  * zero: a locked database must fail a flush at once rather than stall the event loop that proxies
  * traffic.
  */
-export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Store {
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   const absolute = path === ':memory:' ? path : resolve(path);
   if (absolute !== ':memory:' && !options.readonly) mkdirSync(dirname(absolute), { recursive: true });
   const sqlite = new Database(absolute, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });

@@ -104,12 +104,14 @@ function prepareRollupUpserts(db: Db) {
   };
 }
 
-/**
- * Returns a writer that upserts a tally batch into the minute, hour and day tables, the rollups
- * and the integrations table, and the node's heartbeat when given, in one transaction: either the
- * whole flush lands, or none of it.
- */
-export function createTallyWriter(db: Db): (batch: TallyBatch, heartbeat?: NodeHeartbeat) => void {
+/** The statements of one flush, prepared once; callers run them inside their own transaction. */
+export interface BatchStatements {
+  /** Upserts the batch's cells into every table, the rollups, and its integration sightings. */
+  writeBatch(batch: TallyBatch): void;
+  touchNode(heartbeat: NodeHeartbeat): void;
+}
+
+export function prepareBatchStatements(db: Db): BatchStatements {
   const targets: [Bucket, ReturnType<typeof prepareTrafficUpsert>][] = [
     ['minute', prepareTrafficUpsert(db, trafficMinuteTable)],
     ['hour', prepareTrafficUpsert(db, trafficHourTable)],
@@ -118,8 +120,8 @@ export function createTallyWriter(db: Db): (batch: TallyBatch, heartbeat?: NodeH
   const integrations = prepareIntegrationUpsert(db);
   const rollUp = prepareRollupUpserts(db);
   const touchNode = prepareHeartbeatUpsert(db);
-  return (batch, heartbeat) => {
-    db.transaction(() => {
+  return {
+    writeBatch(batch) {
       for (const cell of batch.cells) {
         const { minute, wouldBlockCount, ...labels } = cell;
         for (const [bucket, upsert] of targets) upsert.run({ ...labels, wouldBlockCount: wouldBlockCount ?? 0, bucketStart: bucketStart(minute, bucket) });
@@ -136,7 +138,25 @@ export function createTallyWriter(db: Db): (batch: TallyBatch, heartbeat?: NodeH
           clientInfoVersion: sighting.clientInfo?.version ?? null,
         });
       }
-      if (heartbeat !== undefined) touchNode.run({ node: heartbeat.node, kind: heartbeat.kind, at: heartbeat.at, policyVersion: heartbeat.policyVersion, startedAt: heartbeat.startedAt });
+    },
+    touchNode(heartbeat) {
+      touchNode.run({ node: heartbeat.node, kind: heartbeat.kind, at: heartbeat.at, policyVersion: heartbeat.policyVersion, startedAt: heartbeat.startedAt });
+    },
+  };
+}
+
+/**
+ * Returns a writer that upserts a tally batch into the minute, hour and day tables, the rollups
+ * and the integrations table, and the node's heartbeat when given, in one transaction: either the
+ * whole flush lands, or none of it. It writes what it is given, every time: seeding and tools use
+ * it; a live flush goes through the stream writer, which writes each batch once.
+ */
+export function createTallyWriter(db: Db): (batch: TallyBatch, heartbeat?: NodeHeartbeat) => void {
+  const statements = prepareBatchStatements(db);
+  return (batch, heartbeat) => {
+    db.transaction(() => {
+      statements.writeBatch(batch);
+      if (heartbeat !== undefined) statements.touchNode(heartbeat);
     });
   };
 }

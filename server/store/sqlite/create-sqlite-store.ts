@@ -1,0 +1,101 @@
+import type { Store } from '../store.js';
+import { deleteAlerts } from './delete-alerts.js';
+import { deleteExpiredTraffic } from './delete-expired-traffic.js';
+import { getAlertSetting } from './get-alert-setting.js';
+import { getAlert } from './get-alert.js';
+import { getInstallSecret } from './get-install-secret.js';
+import { getIntegration } from './get-integration.js';
+import { getPlan } from './get-plan.js';
+import { insertAlertDelivery } from './insert-alert-delivery.js';
+import { insertPlan } from './insert-plan.js';
+import { insertProbe } from './insert-probe.js';
+import { listAlerts } from './list-alerts.js';
+import { listCallerRefusals } from './list-caller-refusals.js';
+import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listScopeLastUse } from './list-caller-usage.js';
+import { listIntegrations } from './list-integrations.js';
+import { listLatestProbes } from './list-latest-probes.js';
+import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
+import { listNewLegacyCallers } from './list-new-legacy-callers.js';
+import { listPlans } from './list-plans.js';
+import { listScopeCallers } from './list-scope-callers.js';
+import { listServedVersions } from './list-served-versions.js';
+import { listShareRows } from './list-share-rows.js';
+import { listSidecarNodes } from './list-sidecar-nodes.js';
+import { listTraffic } from './list-traffic.js';
+import type { SqliteDatabase } from './open-database.js';
+import { getPolicyVersion, getPolicyVersionChange } from './policy-version.js';
+import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
+import { sumScopeShare } from './sum-scope-share.js';
+import { sumServedRequests } from './sum-served-requests.js';
+import { syncDeclaredPlans } from './sync-declared-plans.js';
+import { updateIntegrationClosure } from './update-integration-closure.js';
+import { updateIntegration } from './update-integration.js';
+import { updatePlan } from './update-plan.js';
+import { upsertAlertSetting } from './upsert-alert-setting.js';
+import { upsertAlerts } from './upsert-alerts.js';
+import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
+import { createStreamWriter } from './write-tally-streams.js';
+
+/**
+ * The embedded store behind the async interface. better-sqlite3 answers synchronously, so every
+ * call completes before it returns its promise: nothing interleaves inside a transaction.
+ */
+export function createSqliteStore(database: SqliteDatabase): Store {
+  const { db } = database;
+  const writeStreams = createStreamWriter(db);
+  return {
+    dialect: 'sqlite',
+    location: database.path,
+    close: async () => database.close(),
+
+    writeTally: async (batches, now, heartbeat) => writeStreams(batches, now, heartbeat),
+    writeLegacySpoolBatches: async (entries, now) => writeLegacySpoolBatches(db, entries, now),
+    listTraffic: async (query) => listTraffic(db, query),
+    listShareRows: async (from, to, node) => listShareRows(db, from, to, node),
+    listLegacyCallerCounts: async (from, to) => listLegacyCallerCounts(db, from, to),
+    listNewLegacyCallers: async (sinceDay) => listNewLegacyCallers(db, sinceDay),
+    listCallerRefusals: async (hourStart) => listCallerRefusals(db, hourStart),
+    listCallerVolumes: async (since) => listCallerVolumes(db, since),
+    listScopeLastUse: async (scope, since) => listScopeLastUse(db, scope, since),
+    listScopeCallersBefore: async (scope, before) => listScopeCallersBefore(db, scope, before),
+    listScopeLastTraffic: async (scope, since) => listScopeLastTraffic(db, scope, since),
+    listScopeCallers: async (scope, span) => listScopeCallers(db, scope, span),
+    listServedVersions: async (since) => listServedVersions(db, since),
+    bucketFor: async (from) => bucketFor(db, from),
+    sumScopeRefusals: async (scope, span, bucket) => sumScopeRefusals(db, scope, span, bucket),
+    sumScopeShare: async (scope, basis, since) => sumScopeShare(db, scope, basis, since),
+    sumServedRequests: async (span) => sumServedRequests(db, span),
+    deleteExpiredTraffic: async (now, retention) => deleteExpiredTraffic(db, now, retention),
+
+    listIntegrations: async () => listIntegrations(db),
+    getIntegration: async (key) => getIntegration(db, key),
+    updateIntegration: async (key, changes, now) => updateIntegration(db, key, changes, now),
+    applyIntegrationClosures: async (closures, now) => db.transaction(() => closures.filter((closure) => updateIntegrationClosure(db, closure, now))),
+
+    listPlans: async (options) => listPlans(db, options),
+    getPlan: async (id) => getPlan(db, id),
+    insertPlan: async (input, now) => insertPlan(db, input, now),
+    updatePlan: async (id, changes, now) => updatePlan(db, id, changes, now),
+    syncDeclaredPlans: async (declared, now) => syncDeclaredPlans(db, declared, now),
+    getPolicyVersion: async () => getPolicyVersion(db),
+    getPolicyVersionChange: async () => getPolicyVersionChange(db),
+
+    listAlerts: async (options) => listAlerts(db, options),
+    getAlert: async (id) => getAlert(db, id),
+    saveAlertEvaluation: async (save) =>
+      db.transaction(() => {
+        const saved = upsertAlerts(db, save.changed);
+        deleteAlerts(db, save.dropped);
+        if (save.setting !== undefined) upsertAlertSetting(db, save.setting.key, save.setting.value);
+        return saved;
+      }),
+    insertAlertDelivery: async (delivery) => insertAlertDelivery(db, delivery),
+    getAlertSetting: async (key) => getAlertSetting(db, key),
+
+    listSidecarNodes: async () => listSidecarNodes(db),
+    insertProbe: async (probe) => insertProbe(db, probe),
+    listLatestProbes: async () => listLatestProbes(db),
+
+    getInstallSecret: async () => getInstallSecret(db),
+  };
+}
