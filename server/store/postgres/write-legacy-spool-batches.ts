@@ -1,5 +1,6 @@
 import type { TallyBatch } from '../../tally/tally-cell.js';
 import type { TallyWrite } from '../store.js';
+import { eventsInBatch } from '../spool-file.js';
 import type { PgDb } from './pg-db.js';
 import { replayedSpoolBatchesTable } from './schema/index.js';
 import { writeTallyCells } from './write-tally-cells.js';
@@ -16,6 +17,6 @@ export async function writeLegacySpoolBatches(db: PgDb, entries: readonly { batc
       if (recorded.length > 0) accepted.push(batch);
     }
     await writeTallyCells(tx, accepted);
-    return { written: accepted.length, skipped: entries.length - accepted.length };
+    return { written: accepted.length, skipped: entries.length - accepted.length, writtenEvents: accepted.reduce((sum, batch) => sum + eventsInBatch(batch), 0) };
   });
 }

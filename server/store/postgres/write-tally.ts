@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { NodeHeartbeat, TallyBatch } from '../../tally/tally-cell.js';
 import type { SequencedBatch, TallyWrite } from '../store.js';
+import { eventsInBatch } from '../spool-file.js';
 import type { PgDb } from './pg-db.js';
 import { tallyStreamsTable } from './schema/index.js';
 import { upsertHeartbeat } from './upsert-heartbeat.js';
@@ -32,6 +33,6 @@ export async function writeTally(db: PgDb, batches: readonly SequencedBatch[], n
     for (const batch of batches) if (await advanceStream(tx, batch, now)) accepted.push(batch.batch);
     await writeTallyCells(tx, accepted);
     if (heartbeat !== undefined) await upsertHeartbeat(tx, heartbeat);
-    return { written: accepted.length, skipped: batches.length - accepted.length };
+    return { written: accepted.length, skipped: batches.length - accepted.length, writtenEvents: accepted.reduce((sum, batch) => sum + eventsInBatch(batch), 0) };
   });
 }
