@@ -134,11 +134,13 @@ export const configSchema = z
     /** Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them. */
     httpSseMessagePaths: z.array(z.string().startsWith('/')).default(['/messages']),
     flushIntervalMs: positiveInt.default(1000),
-    /** Failed flush attempts before a batch of counts is dropped (and counted as dropped). */
+    /** Failed flush attempts before a batch of counts leaves memory for the spool (or, past its bound, is dropped and counted). */
     flushMaxAttempts: positiveInt.default(10),
+    /** Most bytes the spool file may hold while the store is unreachable; past it, counts are dropped and counted. */
+    spoolMaxBytes: positiveInt.default(64 * 1024 * 1024),
     /** At shutdown, how long requests already passed on may take to finish before they are cut and counted as cancelled. */
     shutdownGraceMs: z.coerce.number().int().nonnegative().default(10_000),
-    /** Where counts the final flush could not write are kept for the next start; defaults to `<db>.spool`. */
+    /** Where counts the store could not take in time are kept until it can (across restarts); defaults to `<db>.spool`. */
     spoolPath: z.string().min(1).optional(),
     upstreamConnectTimeoutMs: positiveInt.default(10_000),
     retention: z

@@ -7,14 +7,15 @@ import { redactStoreError } from '../lib/redact-store-error.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
-import { appendSpool, eventsInBatch, readSpool } from '../store/spool-file.js';
+import { appendSpool } from '../store/spool-file.js';
 import type { Store } from '../store/store.js';
-import { Flusher } from '../tally/flusher.js';
+import { Flusher, type FlushSpill } from '../tally/flusher.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
 import { isPostgresLocation } from '../store/is-postgres-location.js';
 import { openStoreSafely } from './open-store-safely.js';
+import { createSpoolSpill } from './create-spool-spill.js';
 import { replaySpool } from './replay-spool.js';
 
 export interface Metering {
@@ -86,12 +87,30 @@ export async function createMetering(
     maxMethods: config.caps.methods,
     maxVersions: config.caps.versions,
   });
+  const spoolPath = resolve(config.spoolPath ?? defaultSpoolPath(config, store));
+  // Derived from the location, so it may carry its secrets.
+  const spoolShown = redactStoreSecrets(spoolPath, config.db);
+  if (store !== undefined) {
+    try {
+      const replay = await replaySpool(store, spoolPath, now());
+      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolShown }, 'spooled counts written to the database');
+    } catch (error) {
+      logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spooled counts could not be written yet; they stay in the spool');
+    }
+  }
+  let spill: FlushSpill | undefined;
+  try {
+    spill = createSpoolSpill(spoolPath, config.spoolMaxBytes);
+  } catch (error) {
+    logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spool unreadable; counts the store cannot take in time are dropped and counted');
+  }
   const flusher = new Flusher({
     tally,
     node: config.node,
     now,
     intervalMs: config.flushIntervalMs,
     maxAttempts: config.flushMaxAttempts,
+    ...(spill === undefined ? {} : { spill }),
     sink: {
       async write(batches, at, heartbeat) {
         if (store === undefined) throw new Error(`database unavailable: ${storeError}`);
@@ -109,32 +128,17 @@ export async function createMetering(
       const words = context.final
         ? 'final flush failed; the counts go to the spool'
         : context.droppedEvents > 0
-          ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts`
-          : 'flush failed; counts kept for retry';
+          ? `flush failed; ${context.droppedEvents} counts dropped after ${config.flushMaxAttempts} attempts (the spool is full or unwritable)`
+          : context.spilledEvents > 0
+            ? `flush failed; ${context.spilledEvents} counts moved to the spool after ${config.flushMaxAttempts} attempts, written back when the store returns`
+            : 'flush failed; counts kept for retry';
       logger.warn({ err: redactStoreError(error, config.db), ...context }, words);
     },
   });
-  const spoolPath = resolve(config.spoolPath ?? defaultSpoolPath(config, store));
-  // Derived from the location, so it may carry its secrets.
-  const spoolShown = redactStoreSecrets(spoolPath, config.db);
-  let spooledEvents = 0;
-  if (store !== undefined) {
-    try {
-      const replay = await replaySpool(store, spoolPath, now());
-      if (replay.replayedEvents > 0 || replay.skippedBatches > 0) logger.info({ ...replay, spool: spoolShown }, 'spooled counts written to the database');
-    } catch (error) {
-      logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spooled counts could not be written yet; they stay in the spool');
-    }
-  }
-  try {
-    spooledEvents = readSpool(spoolPath).reduce((sum, entry) => sum + eventsInBatch(entry.batch), 0);
-  } catch (error) {
-    logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spool unreadable');
-  }
   const metrics = createMetrics({
     droppedEvents: () => flusher.health().droppedEvents,
     retainedEvents: () => flusher.health().retainedEvents,
-    spooledEvents: () => spooledEvents,
+    spooledEvents: () => spill?.events() ?? 0,
     pendingEvents: () => tally.stats().pendingEvents,
     overflowedEvents: () => tally.stats().overflowedEvents,
     pendingAnswers: gauges.pendingAnswers,
@@ -175,14 +179,14 @@ export async function createMetering(
     },
     spoolPath,
     get spooledEvents() {
-      return spooledEvents;
+      return spill?.events() ?? 0;
     },
     async finish() {
       if (await flusher.stop()) return { spooled: 0, lost: 0 };
       const { batches, events } = flusher.takeRetained();
       try {
+        // At exit the bound yields: these counts have nowhere else to go.
         for (const batch of batches) appendSpool(spoolPath, batch);
-        spooledEvents += events;
         logger.warn({ spooled: events, spool: spoolShown }, `${events} counts written to the spool; the next start with a writable database stores them`);
         return { spooled: events, lost: 0 };
       } catch (error) {

@@ -17,9 +17,27 @@ export interface FlusherOptions {
   /** Cells kept for retry while the sink fails; the oldest go first past this. */
   maxRetainedCells?: number;
   /** `final`: the last attempt at shutdown; nothing is dropped, the caller decides where the counts go. */
-  onError?: (error: unknown, context: { attempt: number; droppedEvents: number; retainedEvents: number; final: boolean }) => void;
+  onError?: (error: unknown, context: { attempt: number; droppedEvents: number; spilledEvents: number; retainedEvents: number; final: boolean }) => void;
   /** The node's heartbeat as of `now`: written with every flush that has counts; by an idle node every 15 s, or when its policy moved. */
   heartbeat?: (now: number) => NodeHeartbeat;
+  /** Where batches go that outlast their attempts while the sink keeps failing, instead of being dropped. */
+  spill?: FlushSpill;
+}
+
+/**
+ * Durable overflow for batches the sink could not take in time (a spool file), kept in order: while
+ * it holds anything, every flush writes its batches first, with the newer ones in the same write, so
+ * a stream's batches still reach the store in sequence order.
+ */
+export interface FlushSpill {
+  /** Appends the batches; answers false (and keeps none of them) when its bound would be passed or it cannot write. */
+  append(batches: readonly SequencedBatch[]): boolean;
+  /** The spilled batches of sequenced streams, in the order written. */
+  read(): SequencedBatch[];
+  /** Forgets every batch read (they were written). */
+  clear(): void;
+  /** Events it holds. */
+  events(): number;
 }
 
 export interface FlushHealth {
@@ -32,6 +50,8 @@ export interface FlushHealth {
   droppedEvents: number;
   /** Events from failed flushes, waiting for the next attempt. */
   retainedEvents: number;
+  /** Events moved to the spill after their attempts ran out, waiting for the store. */
+  spilledEvents: number;
 }
 
 interface Retained {
@@ -69,6 +89,7 @@ export class Flusher {
     failedFlushes: 0,
     droppedEvents: 0,
     retainedEvents: 0,
+    spilledEvents: 0,
   };
 
   constructor(private readonly options: FlusherOptions) {
@@ -112,18 +133,16 @@ export class Flusher {
     this.state.lastAttemptAt = now;
     this.drainIntoRetained();
     const heartbeat = this.heartbeatAt(now);
-    if (this.retained.length === 0 && (heartbeat === undefined || !idleHeartbeatDue(this.lastHeartbeat, heartbeat))) {
+    const spilled = this.readSpill();
+    if (spilled.length === 0 && this.retained.length === 0 && (heartbeat === undefined || !idleHeartbeatDue(this.lastHeartbeat, heartbeat))) {
       // Nothing written proves nothing about the store: keep any error until a real write succeeds.
       this.state.lastFlushAt = now;
       return true;
     }
     const sent = [...this.retained];
     try {
-      await this.options.sink.write(
-        sent.map((r) => this.sequenced(r)),
-        now,
-        heartbeat,
-      );
+      await this.options.sink.write([...spilled, ...sent.map((r) => this.sequenced(r))], now, heartbeat);
+      if (spilled.length > 0) this.options.spill?.clear();
       this.retained = this.retained.filter((r) => !sent.includes(r));
       if (heartbeat !== undefined) this.lastHeartbeat = heartbeat;
       this.succeeded(now);
@@ -142,6 +161,15 @@ export class Flusher {
     }
   }
 
+  /** What the spill holds; unreadable, it holds nothing this flush can write (and newer batches go on). */
+  private readSpill(): SequencedBatch[] {
+    try {
+      return this.options.spill?.read() ?? [];
+    } catch {
+      return [];
+    }
+  }
+
   private sequenced(r: Retained): SequencedBatch {
     return { stream: this.stream, node: this.options.node, seq: r.seq, batch: r.batch };
   }
@@ -156,7 +184,25 @@ export class Flusher {
   }
 
   health(): FlushHealth {
-    return { ...this.state, retainedEvents: this.retained.reduce((sum, r) => sum + r.events, 0) };
+    return { ...this.state, retainedEvents: this.retained.reduce((sum, r) => sum + r.events, 0), spilledEvents: this.spilledEvents() };
+  }
+
+  private spilledEvents(): number {
+    try {
+      return this.options.spill?.events() ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Moves batches that ran out of attempts to the spill, in order; answers whether it took them. */
+  private spillOut(expired: readonly Retained[]): boolean {
+    if (expired.length === 0) return true;
+    try {
+      return this.options.spill?.append(expired.map((r) => this.sequenced(r))) ?? false;
+    } catch {
+      return false;
+    }
   }
 
   private succeeded(now: number): void {
@@ -173,21 +219,24 @@ export class Flusher {
     this.state.lastError = error instanceof Error ? error.message : String(error);
     if (final) {
       const retainedEvents = this.health().retainedEvents;
-      this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: 0, retainedEvents, final });
+      this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: 0, spilledEvents: 0, retainedEvents, final });
       return;
     }
-    let dropped = 0;
     for (const r of this.retained) r.attempts += 1;
+    // The oldest batches have had the most attempts, so what leaves memory is always a prefix: in sequence order.
     const keep = this.retained.filter((r) => r.attempts < maxAttempts);
-    for (const r of this.retained) if (r.attempts >= maxAttempts) dropped += r.events;
+    const expired = this.retained.filter((r) => r.attempts >= maxAttempts);
     let cells = keep.reduce((sum, r) => sum + r.batch.cells.length, 0);
     while (cells > maxCells && keep.length > 0) {
       const oldest = keep.shift()!;
       cells -= oldest.batch.cells.length;
-      dropped += oldest.events;
+      expired.push(oldest);
     }
+    const expiredEvents = expired.reduce((sum, r) => sum + r.events, 0);
+    const spilled = this.spillOut(expired) ? expiredEvents : 0;
+    const dropped = expiredEvents - spilled;
     this.retained = keep;
     this.state.droppedEvents += dropped;
-    this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped, retainedEvents: this.health().retainedEvents, final });
+    this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped, spilledEvents: spilled, retainedEvents: this.health().retainedEvents, final });
   }
 }

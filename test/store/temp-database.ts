@@ -1,28 +1,37 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Store } from '../../server/store/sqlite/open-database.js';
+import { createSqliteStore } from '../../server/store/sqlite/create-sqlite-store.js';
+import { openDatabase, type SqliteDatabase } from '../../server/store/sqlite/open-database.js';
+import type { Store } from '../../server/store/store.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 
-/** A real SQLite file in a fresh temporary folder, with the real migrations applied. */
+/**
+ * A real SQLite file in a fresh temporary folder, with the real migrations applied: `store` is the
+ * SQLite connection (for seeding and raw reads), `backend` the async Store over that same connection.
+ */
 export interface TempDatabase {
   folder: string;
   path: string;
-  store: Store;
-  reopen(): Store;
+  store: SqliteDatabase;
+  backend: Store;
+  reopen(): SqliteDatabase;
   dispose(): void;
 }
 
 export function openTempDatabase(): TempDatabase {
   const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-store-'));
   const path = join(folder, 'sunset.db');
+  const store = openDatabase(path);
   const temp: TempDatabase = {
     folder,
     path,
-    store: openDatabase(path),
+    store,
+    backend: createSqliteStore(store),
     reopen() {
       temp.store.close();
       temp.store = openDatabase(path);
+      temp.backend = createSqliteStore(temp.store);
       return temp.store;
     },
     dispose() {

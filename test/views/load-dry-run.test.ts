@@ -75,14 +75,14 @@ describe('loadDryRun', () => {
   });
   afterEach(() => db.dispose());
 
-  test('reports, for a past cut date, exactly the stored served legacy work of the quiet days before it, caller by caller', () => {
+  test('reports, for a past cut date, exactly the stored served legacy work of the quiet days before it, caller by caller', async () => {
     const cells = mixedCells();
     const sighting = { key: 'tok_a', source: 'bearer-fingerprint', firstSeen: CUT_AT - 25 * DAY, lastSeen: NOW, lastLegacySeen: NOW, clientInfo: undefined };
     createTallyWriter(db.store.db)({ cells, integrations: [sighting] });
     updateIntegration(db.store.db, 'tok_a', { displayName: 'Acme sync', owner: 'Acme', contact: 'ops@acme.test' }, NOW);
     const plan = insertPlan(db.store.db, PLAN, NOW);
 
-    const report = loadDryRun(db.store.db, plan, CUT, NOW);
+    const report = await loadDryRun(db.backend, plan, CUT, NOW);
 
     const from = CUT_AT - 10 * DAY;
     const inWindow = cells.filter((c) => c.minute >= from && c.minute < CUT_AT);
@@ -125,7 +125,7 @@ describe('loadDryRun', () => {
     expect(report.live!.wouldBlock).toBe([...expected.values()].reduce((sum, e) => sum + e.wouldBlock, 0));
   });
 
-  test('a cut date after now reads up to now, today included, and a plan not in dry run has no live counts', () => {
+  test('a cut date after now reads up to now, today included, and a plan not in dry run has no live counts', async () => {
     const today = Math.floor(NOW / DAY) * DAY;
     createTallyWriter(db.store.db)({
       cells: [
@@ -137,7 +137,7 @@ describe('loadDryRun', () => {
       integrations: [],
     });
     const plan = insertPlan(db.store.db, { ...PLAN, action: 'deny', retireDate: '2027-06-01' }, NOW);
-    const report = loadDryRun(db.store.db, plan, '2027-06-01', NOW);
+    const report = await loadDryRun(db.backend, plan, '2027-06-01', NOW);
     expect(report.window).toEqual({ from: today - 9 * DAY, to: NOW, days: (NOW - (today - 9 * DAY)) / DAY });
     expect(report.callers.map((c) => [c.integration, c.requests, c.lastSeen])).toEqual([['tok_a', 10, today]]);
     expect(report.refusedShare).toBe(1);

@@ -82,9 +82,9 @@ describe('loadPlanEnforcement', () => {
   });
   afterEach(() => db.dispose());
 
-  test('counts refused and would-block requests in scope over each window; a refusal in two windows counts in both', () => {
+  test('counts refused and would-block requests in scope over each window; a refusal in two windows counts in both', async () => {
     const plan = insertPlan(db.store.db, planInput(), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
+    const enforcement = await loadPlanEnforcement(db.backend, plan, NOW);
     const window = (kind: string, index = 0) => enforcement.timeline.filter((w) => w.kind === kind)[index]!;
 
     expect(enforcement.gate.kind).toBe('open');
@@ -104,9 +104,9 @@ describe('loadPlanEnforcement', () => {
     expect(window('backstop').counts).toBeNull();
   });
 
-  test('states each window at now, and which exemptions still hold', () => {
+  test('states each window at now, and which exemptions still hold', async () => {
     const plan = insertPlan(db.store.db, planInput(), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
+    const enforcement = await loadPlanEnforcement(db.backend, plan, NOW);
     expect(enforcement.timeline.map((w) => [w.kind, w.state])).toEqual([
       ['announce', 'in-force'],
       ['block-new', 'past'],
@@ -122,10 +122,10 @@ describe('loadPlanEnforcement', () => {
     ]);
   });
 
-  test('while a caller served in scope holds the gate, the cut waits for the backstop and block-new counts up to now', () => {
+  test('while a caller served in scope holds the gate, the cut waits for the backstop and block-new counts up to now', async () => {
     createTallyWriter(db.store.db)({ cells: [trafficCell({ minute: at('2027-03-08', 9), outcome: 'served', integration: 'tok_still', count: 1 })], integrations: [] });
     const plan = insertPlan(db.store.db, planInput(), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
+    const enforcement = await loadPlanEnforcement(db.backend, plan, NOW);
     expect(enforcement.phase).toBe('gate-holding');
     expect(enforcement.gate.holdingCallers.map((c) => c.integration)).toEqual(['tok_still']);
     expect(enforcement.gate.words).toContain('1 identifiable caller');
@@ -134,26 +134,26 @@ describe('loadPlanEnforcement', () => {
     expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts).toMatchObject(expected(dayStart('2027-02-01'), NOW));
   });
 
-  test('a plan in dry run sees the would-block counts of its windows', () => {
+  test('a plan in dry run sees the would-block counts of its windows', async () => {
     const plan = insertPlan(db.store.db, planInput({ action: 'dryrun' }), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
+    const enforcement = await loadPlanEnforcement(db.backend, plan, NOW);
     expect(enforcement.action).toBe('dryrun');
     expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts?.wouldBlock).toBe(7);
   });
 
-  test('windows older than the hour rows retention kept are counted on day rows', () => {
+  test('windows older than the hour rows retention kept are counted on day rows', async () => {
     deleteExpiredTraffic(db.store.db, NOW, { minuteDays: 1, hourDays: 30 });
     const plan = insertPlan(db.store.db, planInput(), NOW);
-    const enforcement = loadPlanEnforcement(db.store.db, plan, NOW);
+    const enforcement = await loadPlanEnforcement(db.backend, plan, NOW);
     expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts).toMatchObject({ ...expected(dayStart('2027-02-01'), dayStart('2027-03-01')), bucket: 'day' });
   });
 
-  test('while minute rows reach back to a window, it is counted on them', () => {
+  test('while minute rows reach back to a window, it is counted on them', async () => {
     const fresh = openTempDatabase();
     try {
       createTallyWriter(fresh.store.db)({ cells, integrations: [] });
       const plan = insertPlan(fresh.store.db, planInput(), NOW);
-      const enforcement = loadPlanEnforcement(fresh.store.db, plan, NOW);
+      const enforcement = await loadPlanEnforcement(fresh.backend, plan, NOW);
       expect(enforcement.timeline.filter((w) => w.counts !== null).map((w) => w.counts!.bucket)).toEqual(['minute', 'minute', 'minute', 'minute']);
       expect(enforcement.timeline.find((w) => w.kind === 'block-new')!.counts).toMatchObject(expected(dayStart('2027-02-01'), dayStart('2027-03-01')));
     } finally {

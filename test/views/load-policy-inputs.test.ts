@@ -38,34 +38,34 @@ describe('loadPolicyInputs', () => {
   });
   afterEach(() => db.dispose());
 
-  test('observe plans are left out; the version is the stored policy version', () => {
+  test('observe plans are left out; the version is the stored policy version', async () => {
     insertPlan(db.store.db, planInput({ action: 'observe' }), NOW);
     insertPlan(db.store.db, planInput({ name: 'warn', action: 'warn' }), NOW);
-    const inputs = loadPolicyInputs(db.store.db, NOW, ['2026-07-28']);
+    const inputs = await loadPolicyInputs(db.backend, NOW, ['2026-07-28']);
     expect(inputs.plans.map((p) => p.name)).toEqual(['warn']);
     expect(inputs.version).toBe(getPolicyVersion(db.store.db));
     expect(inputs.supportedVersions).toEqual(['2026-07-28']);
   });
 
-  test('known callers are those with served work in scope on days before the block-new date', () => {
+  test('known callers are those with served work in scope on days before the block-new date', async () => {
     insertPlan(db.store.db, planInput({ blockNewCallersFrom: '2027-02-01' }), NOW);
-    expect([...loadPolicyInputs(db.store.db, NOW, undefined).plans[0]!.knownCallers].sort()).toEqual(['tok_old']);
+    expect([...(await loadPolicyInputs(db.backend, NOW, undefined)).plans[0]!.knownCallers].sort()).toEqual(['tok_old']);
   });
 
-  test('the cut waits for an identifiable caller active in the quiet days, up to the backstop', () => {
+  test('the cut waits for an identifiable caller active in the quiet days, up to the backstop', async () => {
     const plan = insertPlan(db.store.db, planInput({ gate: { backstopDate: '2027-06-01', maxShare: null } }), NOW);
-    expect(loadPolicyInputs(db.store.db, NOW, undefined).plans[0]!.cutFrom).toBe(dayStart('2027-06-01'));
+    expect((await loadPolicyInputs(db.backend, NOW, undefined)).plans[0]!.cutFrom).toBe(dayStart('2027-06-01'));
     updatePlan(db.store.db, plan.id, { exemptions: [{ integration: 'tok_active', until: '2027-12-31', note: null }] }, NOW);
     // Only anonymous is left in the quiet days: it holds nobody's cut.
-    expect(loadPolicyInputs(db.store.db, NOW, undefined).plans[0]!.cutFrom).toBe(dayStart('2027-03-01'));
+    expect((await loadPolicyInputs(db.backend, NOW, undefined)).plans[0]!.cutFrom).toBe(dayStart('2027-03-01'));
   });
 
-  test('without configured versions, the supported ones are those served in the last 30 days', () => {
-    expect(loadPolicyInputs(db.store.db, NOW, undefined).supportedVersions).toEqual(['2025-06-18']);
+  test('without configured versions, the supported ones are those served in the last 30 days', async () => {
+    expect((await loadPolicyInputs(db.backend, NOW, undefined)).supportedVersions).toEqual(['2025-06-18']);
   });
 
-  test('without a gate the cut is the retire date', () => {
+  test('without a gate the cut is the retire date', async () => {
     insertPlan(db.store.db, planInput(), NOW);
-    expect(loadPolicyInputs(db.store.db, NOW, undefined).plans[0]!.cutFrom).toBe(dayStart('2027-03-01'));
+    expect((await loadPolicyInputs(db.backend, NOW, undefined)).plans[0]!.cutFrom).toBe(dayStart('2027-03-01'));
   });
 });
