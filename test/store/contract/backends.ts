@@ -1,8 +1,11 @@
 import { afterAll, afterEach } from 'vitest';
-import { openPostgresStore } from '../../../server/store/postgres/open-postgres-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../../server/store/open-store.js';
 import type { Store, StoreDialect } from '../../../server/store/store.js';
 import type { IntegrationSighting, TallyCell } from '../../../server/tally/tally-cell.js';
-import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';
+import { createTestDatabase } from '../../support/create-test-database.js';
 
 export const NOON = Date.UTC(2026, 10, 30, 12, 0);
 export const MINUTE = 60_000;
@@ -16,19 +19,31 @@ export interface Backend {
   openAt(location: string): Promise<Store>;
 }
 
-const databases: TestDatabase[] = [];
+const places: (() => Promise<void>)[] = [];
+
+const sqlite: Backend = {
+  async freshLocation() {
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-contract-'));
+    places.push(async () => rmSync(folder, { recursive: true, force: true }));
+    return join(folder, 'sunset.db');
+  },
+  openAt: (path) => openStore(path),
+};
 
 const postgres: Backend = {
   async freshLocation() {
     const database = await createTestDatabase();
-    databases.push(database);
+    places.push(() => database.drop());
     return database.url;
   },
-  openAt: (url) => openPostgresStore(url),
+  openAt: (url) => openStore(url),
 };
 
-/** Every backend the contract runs against. The SQLite side joins once its adapter of the interface exists. */
-export const BACKENDS: [StoreDialect, Backend][] = [['postgres', postgres]];
+/** Every backend the contract runs against, each opened by the same opener `--db` goes through. */
+export const BACKENDS: [StoreDialect, Backend][] = [
+  ['sqlite', sqlite],
+  ['postgres', postgres],
+];
 
 /**
  * Stores for one test file: `open()` opens a fresh empty store, `open(location)` another store on
@@ -40,7 +55,7 @@ export function useStores(backend: Backend): { open(location?: string): Promise<
     for (const store of stores.splice(0)) await store.close();
   });
   afterAll(async () => {
-    for (const database of databases.splice(0)) await database.drop();
+    for (const remove of places.splice(0)) await remove();
   });
   return {
     freshLocation: () => backend.freshLocation(),

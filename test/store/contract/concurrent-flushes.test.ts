@@ -39,6 +39,7 @@ describe.each(BACKENDS)('%s store: nodes flushing at once', (_dialect, backend) 
     const all = results.flat();
     expect(all.reduce((n, r) => n + r.written, 0)).toBe(NODES * FLUSHES);
     expect(all.reduce((n, r) => n + r.skipped, 0)).toBe(NODES * FLUSHES);
+    expect(all.reduce((n, r) => n + r.writtenEvents, 0)).toBe(flushes.flat().reduce((n, f) => n + f.batch.cells.reduce((m, c) => m + c.count, 0), 0));
 
     const expected = flushes.flat().flatMap((f) => f.batch.cells);
     const byCaller = await stores[0]!.listTraffic({ from: DAY_START, to: DAY_START + DAY, bucket: 'day', groupBy: 'integration', filters: {} });

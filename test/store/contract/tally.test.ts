@@ -203,8 +203,8 @@ describe.each(BACKENDS)('%s store: each batch once', (_dialect, backend) => {
   test('the same stream and sequence number written twice counts once', async () => {
     const store = await open();
     const flush = [{ stream: 's1', node: 'node-1', seq: 1, batch: batch(3) }];
-    expect(await store.writeTally(flush, NOON)).toEqual({ written: 1, skipped: 0 });
-    expect(await store.writeTally(flush, NOON + MINUTE)).toEqual({ written: 0, skipped: 1 });
+    expect(await store.writeTally(flush, NOON)).toEqual({ written: 1, skipped: 0, writtenEvents: 3 });
+    expect(await store.writeTally(flush, NOON + MINUTE)).toEqual({ written: 0, skipped: 1, writtenEvents: 0 });
     expect(await total(store)).toBe(3);
     const share = await store.listShareRows(DAY_START, DAY_START + DAY);
     expect(share.map((r) => r.count)).toEqual([3]);
@@ -212,8 +212,8 @@ describe.each(BACKENDS)('%s store: each batch once', (_dialect, backend) => {
 
   test('a batch at or below the stream\'s last sequence number is skipped, one above it written', async () => {
     const store = await open();
-    expect(await store.writeTally([{ stream: 's1', node: 'node-1', seq: 2, batch: batch(2) }], NOON)).toEqual({ written: 1, skipped: 0 });
-    expect(await store.writeTally([{ stream: 's1', node: 'node-1', seq: 1, batch: batch(100) }], NOON)).toEqual({ written: 0, skipped: 1 });
+    expect(await store.writeTally([{ stream: 's1', node: 'node-1', seq: 2, batch: batch(2) }], NOON)).toEqual({ written: 1, skipped: 0, writtenEvents: 2 });
+    expect(await store.writeTally([{ stream: 's1', node: 'node-1', seq: 1, batch: batch(100) }], NOON)).toEqual({ written: 0, skipped: 1, writtenEvents: 0 });
     expect(
       await store.writeTally(
         [
@@ -224,14 +224,14 @@ describe.each(BACKENDS)('%s store: each batch once', (_dialect, backend) => {
         ],
         NOON,
       ),
-    ).toEqual({ written: 3, skipped: 1 });
+    ).toEqual({ written: 3, skipped: 1, writtenEvents: 3 + 4 + 5 });
     expect(await total(store)).toBe(2 + 3 + 4 + 5);
   });
 
   test('a heartbeat records the node; later ones move its flush time and policy, not its first sighting', async () => {
     const store = await open();
     const first = { node: 'node-1', kind: 'serve' as const, at: NOON, policyVersion: 1, startedAt: NOON - HOUR };
-    expect(await store.writeTally([], NOON, first)).toEqual({ written: 0, skipped: 0 });
+    expect(await store.writeTally([], NOON, first)).toEqual({ written: 0, skipped: 0, writtenEvents: 0 });
     await store.writeTally([{ stream: 's1', node: 'node-1', seq: 1, batch: batch(1) }], NOON + MINUTE, { ...first, at: NOON + MINUTE, policyVersion: 2, kind: 'wrap' });
     await store.writeTally([], NOON, { node: 'node-0', kind: 'middleware', at: NOON, policyVersion: 0, startedAt: NOON });
     expect(await store.listSidecarNodes()).toEqual([
@@ -242,8 +242,8 @@ describe.each(BACKENDS)('%s store: each batch once', (_dialect, backend) => {
 
   test('spooled batches from before streams are written once per batch id', async () => {
     const store = await open();
-    expect(await store.writeLegacySpoolBatches([{ batchId: 'b1', batch: batch(2) }, { batchId: 'b2', batch: batch(3) }], NOON)).toEqual({ written: 2, skipped: 0 });
-    expect(await store.writeLegacySpoolBatches([{ batchId: 'b2', batch: batch(3) }, { batchId: 'b3', batch: batch(4) }, { batchId: 'b3', batch: batch(4) }], NOON)).toEqual({ written: 1, skipped: 2 });
+    expect(await store.writeLegacySpoolBatches([{ batchId: 'b1', batch: batch(2) }, { batchId: 'b2', batch: batch(3) }], NOON)).toEqual({ written: 2, skipped: 0, writtenEvents: 2 + 3 });
+    expect(await store.writeLegacySpoolBatches([{ batchId: 'b2', batch: batch(3) }, { batchId: 'b3', batch: batch(4) }, { batchId: 'b3', batch: batch(4) }], NOON)).toEqual({ written: 1, skipped: 2, writtenEvents: 4 });
     expect(await total(store)).toBe(2 + 3 + 4);
   });
 });
