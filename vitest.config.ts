@@ -1,13 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Tests that need a Postgres server: only a run that includes one of them starts it. */
+const POSTGRES_TESTS = ['test/store/contract/**/*.test.ts', 'test/store/postgres/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Bounds, not assertions: many tests spawn the real CLI or real SDK peers, which a loaded
     // two-core machine starts slowly.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration suites start real servers on loopback; two cores do not like many at once.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: POSTGRES_TESTS, globalSetup: ['test/support/postgres-global-setup.ts'] },
+      },
+    ],
   },
 });

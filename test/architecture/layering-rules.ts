@@ -106,7 +106,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'store',
-    may: ['node:*', 'server/protocol', 'server/lib', 'server/tally', 'package:better-sqlite3', 'package:drizzle-orm'],
+    may: ['node:*', 'server/protocol', 'server/lib', 'server/tally', 'package:better-sqlite3', 'package:drizzle-orm', 'package:pg'],
     rationale: 'Queries know tables, rows and the tally\'s batches, not HTTP: the API calls the store, never the reverse, so one query file serves the API, the CLI report and the scheduler.',
   },
   {

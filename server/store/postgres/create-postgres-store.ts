@@ -1,0 +1,88 @@
+import type { Store } from '../store.js';
+import { applyIntegrationClosures } from './apply-integration-closures.js';
+import { deleteExpiredTraffic } from './delete-expired-traffic.js';
+import { getAlertSetting } from './get-alert-setting.js';
+import { getAlert } from './get-alert.js';
+import { getInstallSecret } from './get-install-secret.js';
+import { getIntegration } from './get-integration.js';
+import { getPlan } from './get-plan.js';
+import { insertAlertDelivery } from './insert-alert-delivery.js';
+import { insertPlan } from './insert-plan.js';
+import { insertProbe } from './insert-probe.js';
+import { listAlerts } from './list-alerts.js';
+import { listCallerRefusals } from './list-caller-refusals.js';
+import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listScopeLastUse } from './list-caller-usage.js';
+import { listIntegrations } from './list-integrations.js';
+import { listLatestProbes } from './list-latest-probes.js';
+import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
+import { listNewLegacyCallers } from './list-new-legacy-callers.js';
+import { listPlans } from './list-plans.js';
+import { listScopeCallers } from './list-scope-callers.js';
+import { listServedVersions } from './list-served-versions.js';
+import { listShareRows } from './list-share-rows.js';
+import { listSidecarNodes } from './list-sidecar-nodes.js';
+import { listTraffic } from './list-traffic.js';
+import type { PgDb } from './pg-db.js';
+import { getPolicyVersion, getPolicyVersionChange } from './policy-version.js';
+import { saveAlertEvaluation } from './save-alert-evaluation.js';
+import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
+import { sumScopeShare } from './sum-scope-share.js';
+import { sumServedRequests } from './sum-served-requests.js';
+import { syncDeclaredPlans } from './sync-declared-plans.js';
+import { updateIntegration } from './update-integration.js';
+import { updatePlan } from './update-plan.js';
+import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
+import { writeTally } from './write-tally.js';
+
+/** The store interface over a Postgres database: each call one statement or one transaction. */
+export function createPostgresStore(db: PgDb, connection: { location: string; close(): Promise<void> }): Store {
+  return {
+    dialect: 'postgres',
+    location: connection.location,
+    close: () => connection.close(),
+
+    writeTally: (batches, now, heartbeat) => writeTally(db, batches, now, heartbeat),
+    writeLegacySpoolBatches: (entries, now) => writeLegacySpoolBatches(db, entries, now),
+    listTraffic: (query) => listTraffic(db, query),
+    listShareRows: (from, to, node) => listShareRows(db, from, to, node),
+    listLegacyCallerCounts: (from, to) => listLegacyCallerCounts(db, from, to),
+    listNewLegacyCallers: (sinceDay) => listNewLegacyCallers(db, sinceDay),
+    listCallerRefusals: (hourStart) => listCallerRefusals(db, hourStart),
+    listCallerVolumes: (since) => listCallerVolumes(db, since),
+    listScopeLastUse: (scope, since) => listScopeLastUse(db, scope, since),
+    listScopeCallersBefore: (scope, before) => listScopeCallersBefore(db, scope, before),
+    listScopeLastTraffic: (scope, since) => listScopeLastTraffic(db, scope, since),
+    listScopeCallers: (scope, span) => listScopeCallers(db, scope, span),
+    listServedVersions: (since) => listServedVersions(db, since),
+    bucketFor: (from) => bucketFor(db, from),
+    sumScopeRefusals: (scope, span, bucket) => sumScopeRefusals(db, scope, span, bucket),
+    sumScopeShare: (scope, basis, since) => sumScopeShare(db, scope, basis, since),
+    sumServedRequests: (span) => sumServedRequests(db, span),
+    deleteExpiredTraffic: (now, retention) => deleteExpiredTraffic(db, now, retention),
+
+    listIntegrations: () => listIntegrations(db),
+    getIntegration: (key) => getIntegration(db, key),
+    updateIntegration: (key, changes, now) => updateIntegration(db, key, changes, now),
+    applyIntegrationClosures: (closures, now) => applyIntegrationClosures(db, closures, now),
+
+    listPlans: (options) => listPlans(db, options),
+    getPlan: (id) => getPlan(db, id),
+    insertPlan: (input, now) => insertPlan(db, input, now),
+    updatePlan: (id, changes, now) => updatePlan(db, id, changes, now),
+    syncDeclaredPlans: (declared, now) => syncDeclaredPlans(db, declared, now),
+    getPolicyVersion: () => getPolicyVersion(db),
+    getPolicyVersionChange: () => getPolicyVersionChange(db),
+
+    listAlerts: (options) => listAlerts(db, options),
+    getAlert: (id) => getAlert(db, id),
+    saveAlertEvaluation: (save) => saveAlertEvaluation(db, save),
+    insertAlertDelivery: (delivery) => insertAlertDelivery(db, delivery),
+    getAlertSetting: (key) => getAlertSetting(db, key),
+
+    listSidecarNodes: () => listSidecarNodes(db),
+    insertProbe: (probe) => insertProbe(db, probe),
+    listLatestProbes: () => listLatestProbes(db),
+
+    getInstallSecret: () => getInstallSecret(db),
+  };
+}

@@ -1,0 +1,28 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { DeliverySummary } from '../sqlite/alert-record.js';
+import type { AlertListing } from '../sqlite/list-alerts.js';
+import type { AlertState } from '../sqlite/schema/index.js';
+import type { PgDb } from './pg-db.js';
+import { alertDeliveriesTable, alertsTable } from './schema/index.js';
+
+const NO_DELIVERIES: DeliverySummary = { delivered: 0, failed: 0, lastError: null, lastAt: null };
+
+/** Alerts, optionally in one state, most recently evaluated first, each with a summary of its deliveries. */
+export async function listAlerts(db: PgDb, options: { state?: AlertState } = {}): Promise<AlertListing[]> {
+  const query = db.select().from(alertsTable);
+  const rows = await (options.state === undefined ? query : query.where(eq(alertsTable.state, options.state))).orderBy(desc(alertsTable.lastEvaluatedAt), desc(alertsTable.id));
+  if (rows.length === 0) return [];
+  const d = alertDeliveriesTable;
+  const summaries = await db
+    .select({
+      alertId: d.alertId,
+      delivered: sql<number>`sum(case when ${d.status} = 'delivered' then 1 else 0 end)`.mapWith(Number),
+      failed: sql<number>`sum(case when ${d.status} = 'failed' then 1 else 0 end)`.mapWith(Number),
+      lastAt: sql<number>`max(${d.at})`.mapWith(Number),
+      lastError: sql<string | null>`(select f.last_error from alert_deliveries f where f.alert_id = ${d.alertId} and f.status = 'failed' order by f.at desc, f.id desc limit 1)`,
+    })
+    .from(d)
+    .groupBy(d.alertId);
+  const byAlert = new Map(summaries.map(({ alertId, ...summary }) => [alertId, summary]));
+  return rows.map((row) => ({ ...row, deliverySummary: byAlert.get(row.id) ?? NO_DELIVERIES }));
+}

@@ -1,0 +1,27 @@
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { BUCKET_MS } from '../../lib/time-bucket.js';
+import { REFUSAL_BASELINE_HOURS, type CallerRefusals } from '../sqlite/list-caller-refusals.js';
+import { binaryOrder } from './binary-order.js';
+import type { PgDb } from './pg-db.js';
+import { integrationsTable, trafficHourTable } from './schema/index.js';
+
+/**
+ * Requests refused by a plan (outcome `blocked`) per caller in one hour and in the 24 hours before
+ * it, from hour rows; callers with no refusal in either are left out.
+ */
+export async function listCallerRefusals(db: PgDb, hourStart: number): Promise<CallerRefusals[]> {
+  const t = trafficHourTable;
+  const hourEnd = hourStart + BUCKET_MS.hour;
+  return db
+    .select({
+      integration: t.integration,
+      displayName: integrationsTable.displayName,
+      inHour: sql<number>`coalesce(sum(case when ${t.bucketStart} >= ${hourStart} then ${t.count} else 0 end), 0)`.mapWith(Number),
+      dayBefore: sql<number>`coalesce(sum(case when ${t.bucketStart} < ${hourStart} then ${t.count} else 0 end), 0)`.mapWith(Number),
+    })
+    .from(t)
+    .leftJoin(integrationsTable, eq(integrationsTable.key, t.integration))
+    .where(and(eq(t.outcome, 'blocked'), eq(t.kind, 'request'), gte(t.bucketStart, hourStart - REFUSAL_BASELINE_HOURS * BUCKET_MS.hour), lt(t.bucketStart, hourEnd)))
+    .groupBy(t.integration, integrationsTable.displayName)
+    .orderBy(binaryOrder(t.integration));
+}

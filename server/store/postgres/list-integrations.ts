@@ -1,0 +1,8 @@
+import type { IntegrationRecord } from '../sqlite/list-integrations.js';
+import { binaryOrder } from './binary-order.js';
+import type { PgDb } from './pg-db.js';
+import { integrationsTable } from './schema/index.js';
+
+export async function listIntegrations(db: PgDb): Promise<IntegrationRecord[]> {
+  return db.select().from(integrationsTable).orderBy(binaryOrder(integrationsTable.key));
+}

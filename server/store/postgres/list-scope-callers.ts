@@ -1,0 +1,39 @@
+import { and, gte, lt, sql } from 'drizzle-orm';
+import type { ScopeCallerRow } from '../sqlite/list-scope-callers.js';
+import type { PlanScopeKind } from '../sqlite/schema/index.js';
+import { binaryOrder } from './binary-order.js';
+import type { PgDb } from './pg-db.js';
+import { trafficDayTable } from './schema/index.js';
+import { servedInScope } from './served-in-scope.js';
+
+/**
+ * Every caller with served work requests in the scope on the day rows starting in [from, to):
+ * how many, its last day, and the versions and transports they came by.
+ */
+export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; value: string }, span: { from: number; to: number }): Promise<ScopeCallerRow[]> {
+  const t = trafficDayTable;
+  const rows = await db
+    .select({
+      integration: t.integration,
+      version: t.version,
+      transport: t.transport,
+      requests: sql<number>`sum(${t.count})`.mapWith(Number),
+      lastSeen: sql<number>`max(${t.bucketStart})`.mapWith(Number),
+      wouldBlock: sql<number>`sum(${t.wouldBlockCount})`.mapWith(Number),
+    })
+    .from(t)
+    .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
+    .groupBy(t.integration, t.version, t.transport)
+    .orderBy(binaryOrder(t.integration), binaryOrder(t.version), binaryOrder(t.transport));
+  const callers = new Map<string, ScopeCallerRow>();
+  for (const row of rows) {
+    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
+    caller.requests += row.requests;
+    caller.wouldBlock += row.wouldBlock;
+    caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
+    if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
+    if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);
+    callers.set(row.integration, caller);
+  }
+  return [...callers.values()];
+}

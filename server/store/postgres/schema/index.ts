@@ -1,0 +1,11 @@
+/** The Postgres schema (drizzle), mirroring the SQLite one; drizzle-kit reads this barrel to generate migrations. */
+export * from './alerts.js';
+export * from './integrations.js';
+export * from './plans.js';
+export * from './probes.js';
+export * from './rollups.js';
+export * from './settings.js';
+export * from './traffic.js';
+export * from './spool.js';
+export * from './sidecar-nodes.js';
+export * from './tally-streams.js';

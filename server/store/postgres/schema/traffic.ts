@@ -1,0 +1,38 @@
+import { bigint, index, pgTable, primaryKey, text, type PgColumnBuilderBase } from 'drizzle-orm/pg-core';
+import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../../protocol/vocabulary.js';
+
+function trafficColumns() {
+  return {
+    bucketStart: bigint('bucket_start', { mode: 'number' }).notNull(),
+    node: text('node').notNull(),
+    era: text('era', { enum: ERAS }).notNull(),
+    transport: text('transport', { enum: TRANSPORTS }).notNull(),
+    reason: text('reason', { enum: REASONS }).notNull(),
+    version: text('version').notNull(),
+    method: text('method').notNull(),
+    kind: text('kind', { enum: MESSAGE_KINDS }).notNull(),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
+    integration: text('integration').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    mismatchCount: bigint('mismatch_count', { mode: 'number' }).notNull().default(0),
+    wouldBlockCount: bigint('would_block_count', { mode: 'number' }).notNull().default(0),
+  } satisfies Record<string, PgColumnBuilderBase>;
+}
+
+type TrafficColumns = ReturnType<typeof trafficColumns>;
+
+function trafficTable(name: string) {
+  return pgTable(name, trafficColumns(), (t: { [K in keyof TrafficColumns]: any }) => [
+    primaryKey({
+      name: `${name}_pk`,
+      columns: [t.bucketStart, t.node, t.era, t.transport, t.reason, t.version, t.method, t.kind, t.outcome, t.integration],
+    }),
+    index(`${name}_integration_idx`).on(t.integration, t.bucketStart),
+  ]);
+}
+
+/** The traffic tables of the SQLite schema, on Postgres. */
+export const trafficMinuteTable = trafficTable('traffic_minute');
+export const trafficHourTable = trafficTable('traffic_hour');
+export const trafficDayTable = trafficTable('traffic_day');
+export type TrafficTable = typeof trafficMinuteTable;

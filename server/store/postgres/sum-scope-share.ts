@@ -1,0 +1,19 @@
+import { and, gte, sql } from 'drizzle-orm';
+import type { ShareBasis } from '../../protocol/work-request.js';
+import type { PlanScopeKind } from '../sqlite/schema/index.js';
+import type { PgDb } from './pg-db.js';
+import { trafficDayTable } from './schema/index.js';
+import { servedInScope, servedRequests } from './served-in-scope.js';
+
+/** Served requests on a basis since `since` (UTC day rows): all of them, and those in the scope. */
+export async function sumScopeShare(db: PgDb, scope: { kind: PlanScopeKind; value: string }, basis: ShareBasis, since: number): Promise<{ inScope: number; total: number }> {
+  const t = trafficDayTable;
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${t.count}), 0)`.mapWith(Number),
+      inScope: sql<number>`coalesce(sum(case when ${servedInScope(t, scope, basis)} then ${t.count} else 0 end), 0)`.mapWith(Number),
+    })
+    .from(t)
+    .where(and(gte(t.bucketStart, since), servedRequests(t, basis)));
+  return { inScope: row?.inScope ?? 0, total: row?.total ?? 0 };
+}

@@ -1,0 +1,7 @@
+import type { AlertSettingKey } from '../sqlite/get-alert-setting.js';
+import type { PgDb } from './pg-db.js';
+import { settingsTable } from './schema/index.js';
+
+export async function upsertAlertSetting(db: PgDb, key: AlertSettingKey, value: string): Promise<void> {
+  await db.insert(settingsTable).values({ key, value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
+}
