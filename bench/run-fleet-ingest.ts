@@ -49,7 +49,7 @@ function batchFor(node: string, minute: number): { cells: TallyCell[]; integrati
     cells.set(key, { minute, node, ...path, method, kind: 'request', outcome: 'served', integration, count: 1 + Math.floor(random() * 20), mismatchCount: 0 });
   }
   const keys = [...new Set([...cells.values()].map((c) => c.integration))].slice(0, 10);
-  return { cells: [...cells.values()], integrations: keys.map((key) => ({ key, source: 'bearer-fingerprint', firstSeen: minute, lastSeen: minute })) };
+  return { cells: [...cells.values()], integrations: keys.map((key) => ({ key, source: 'bearer-fingerprint', firstSeen: minute, lastSeen: minute, lastLegacySeen: undefined, clientInfo: undefined })) };
 }
 
 const flushMs: number[] = [];
