@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { createMetrics, type Metrics } from '../lib/create-metrics.js';
@@ -107,6 +107,7 @@ export async function createMetering(
   const flusher = new Flusher({
     tally,
     node: config.node,
+    stream: randomUUID(),
     now,
     intervalMs: config.flushIntervalMs,
     maxAttempts: config.flushMaxAttempts,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { idleHeartbeatDue } from './idle-heartbeat-due.js';
 import type { Tally } from './tally.js';
 import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink } from './tally-cell.js';
@@ -7,8 +6,8 @@ export interface FlusherOptions {
   tally: Tally;
   /** The node this process counts for: its batches are written under it. */
   node: string;
-  /** This process's stream of batches; a fresh one per process unless given. */
-  stream?: string;
+  /** This process's stream of batches: unique to the process (a random UUID), so no other writer shares its numbers. */
+  stream: string;
   sink: TallySink;
   now: () => number;
   intervalMs: number;
@@ -93,7 +92,7 @@ export class Flusher {
   };
 
   constructor(private readonly options: FlusherOptions) {
-    this.stream = options.stream ?? randomUUID();
+    this.stream = options.stream;
   }
 
   start(): void {

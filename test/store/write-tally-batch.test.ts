@@ -200,6 +200,7 @@ describe('createTallyWriter', () => {
       const flusher = new Flusher({
         tally,
         node: 'node-1',
+        stream: 'stream-1',
         now: () => now,
         intervalMs: 1_000,
         sink: { write: (batches, at, heartbeat) => (writes.push(now), db.backend.writeTally(batches, at, heartbeat)) },
@@ -231,6 +232,7 @@ describe('createTallyWriter', () => {
       const flusher = new Flusher({
         tally: new Tally({ node: 'node-1', now: () => now }),
         node: 'node-1',
+        stream: 'stream-1',
         now: () => now,
         intervalMs: 1_000,
         sink: {

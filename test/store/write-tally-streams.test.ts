@@ -97,6 +97,7 @@ describe('Store.writeTally under a flusher whose store committed but lost its an
     const flusher = new Flusher({
       tally,
       node: 'node-1',
+      stream: 'stream-1',
       now: () => now,
       intervalMs: 1_000,
       sink: {

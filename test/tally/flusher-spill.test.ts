@@ -69,7 +69,7 @@ function setup(maxSpilled: number) {
   const sink = new SequencedSink();
   const spill = new MemorySpill(maxSpilled);
   const contexts: { droppedEvents: number; spilledEvents: number }[] = [];
-  const flusher = new Flusher({ tally, node: 'n', sink, spill, now: () => T0, intervalMs: 1_000, maxAttempts: 2, onError: (_e, c) => contexts.push(c) });
+  const flusher = new Flusher({ tally, node: 'n', stream: 'stream-1', sink, spill, now: () => T0, intervalMs: 1_000, maxAttempts: 2, onError: (_e, c) => contexts.push(c) });
   let sent = 0;
   const add = (count: number) => {
     for (let i = 0; i < count; i += 1) tally.add(entry());

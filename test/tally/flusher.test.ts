@@ -58,6 +58,7 @@ function setup(options: Partial<Omit<FlusherOptions, 'tally' | 'sink' | 'now'>> 
   const flusher = new Flusher({
     tally,
     node: 'n',
+    stream: 'stream-1',
     sink,
     now: () => now,
     intervalMs: 1_000,

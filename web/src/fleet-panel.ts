@@ -91,13 +91,16 @@ export function renderFleet(body: HTMLElement, fleet: FleetResponse, now = Date.
   );
 }
 
-export async function loadFleet(api: ApiClient, body: HTMLElement): Promise<void> {
+export async function loadFleet(api: ApiClient, body: HTMLElement): Promise<FleetResponse | undefined> {
   if (body.childElementCount === 0) replaceChildren(body, loading('the fleet'));
   try {
-    renderFleet(body, await api.get<FleetResponse>('/fleet'));
+    const fleet = await api.get<FleetResponse>('/fleet');
+    renderFleet(body, fleet);
+    return fleet;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) replaceChildren(body, emptyState('Fleet checks unavailable on this server.', 'fleet-unavailable'));
     else replaceChildren(body, failureLine('Fleet', error));
+    return undefined;
   }
 }
 

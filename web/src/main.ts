@@ -3,7 +3,7 @@
  * comes from /api/v1; this file only fetches, keeps the selection and hands answers to renderers.
  */
 import { ApiError, createApiClient } from './api-client.js';
-import type { IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
+import type { FleetResponse, IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
 import { createEvaluateButton, loadAlerts } from './alerts-panel.js';
 import { createFleetCheckButton, loadFleet } from './fleet-panel.js';
 import { byId, emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
@@ -61,6 +61,20 @@ function rangeFrom(): string {
   return new Date(Date.now() - view.days * DAY_MS).toISOString();
 }
 
+/** The node the reader chose, as a query parameter; none reads the whole fleet. */
+function nodeFilter(): { node?: string } {
+  return view.node === null ? {} : { node: view.node };
+}
+
+/** The nodes that flushed to the store, for the node picker; the chosen one stays listed even if it went quiet. */
+function renderNodeSelect(fleet: FleetResponse | undefined): void {
+  const select = byId<HTMLSelectElement>('node-select');
+  const nodes = new Set((fleet?.sidecars ?? []).map((sidecar) => sidecar.node));
+  if (view.node !== null) nodes.add(view.node);
+  replaceChildren(select, h('option', { value: '' }, 'All nodes'), ...[...nodes].sort().map((node) => h('option', { value: node }, node)));
+  select.value = view.node ?? '';
+}
+
 function selectedPlan(): Plan | undefined {
   return plans.find((p) => p.id === view.planId);
 }
@@ -70,10 +84,10 @@ async function loadShare(): Promise<void> {
   panelMessage(sharePanel, loading('the share curve'));
   const plan = selectedPlan();
   try {
-    const share = await api.get<ShareResponse>('/share', { ...(plan === undefined ? { scope: 'era:legacy' } : { plan: String(plan.id) }), bucket: 'day', from: rangeFrom() });
+    const share = await api.get<ShareResponse>('/share', { ...(plan === undefined ? { scope: 'era:legacy' } : { plan: String(plan.id) }), bucket: 'day', from: rangeFrom(), ...nodeFilter() });
     const current = share.plan ?? plan;
     const scopeLabel = current === undefined ? 'Legacy' : formatScope(current.scope);
-    byId('share-title').textContent = `${scopeLabel} share of served ${formatBasis(share.basis)}`;
+    byId('share-title').textContent = `${scopeLabel} share of served ${formatBasis(share.basis)}${view.node === null ? '' : ` on ${view.node}`}`;
     renderHeader(header, current, share);
     updateShareCharts(shareCharts, share, current, scopeLabel);
     byId('trend-reason').textContent = share.trend.reason;
@@ -120,7 +134,7 @@ async function loadVolume(): Promise<void> {
   volumePanel.dataset.loaded = 'false';
   panelMessage(volumePanel, loading('request volume'));
   try {
-    const traffic = await api.get<TrafficResponse>('/traffic', { bucket: 'day', kind: 'request', groupBy: view.groupBy, from: rangeFrom() });
+    const traffic = await api.get<TrafficResponse>('/traffic', { bucket: 'day', kind: 'request', groupBy: view.groupBy, from: rangeFrom(), ...nodeFilter() });
     updateVolumeChart(volumeChart, traffic, view.groupBy);
     panelMessage(volumePanel, Object.keys(traffic.totals).length > 0 ? null : emptyState('No traffic counted yet — point a client at the sidecar.', 'volume-empty'));
     volumePanel.dataset.hasData = 'true';
@@ -171,7 +185,7 @@ const planActions = {
 
 async function refreshAll(): Promise<void> {
   document.body.dataset.refreshing = 'true';
-  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions), loadFleet(api, byId('fleet-body'))]);
+  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions), loadFleet(api, byId('fleet-body')).then(renderNodeSelect)]);
   delete document.body.dataset.refreshing;
 }
 
@@ -201,6 +215,13 @@ function wireControls(): void {
     pressOnly(groups, value);
     writeViewState(view);
     void loadVolume();
+  });
+
+  const nodeSelect = byId<HTMLSelectElement>('node-select');
+  nodeSelect.addEventListener('change', () => {
+    view.node = nodeSelect.value === '' ? null : nodeSelect.value;
+    writeViewState(view);
+    void Promise.all([loadShare(), loadVolume()]);
   });
 
   header.select.addEventListener('change', () => {

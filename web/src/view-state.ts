@@ -1,4 +1,4 @@
-/** What the reader chose (range, plan, volume grouping), kept in the URL hash so a reload or a link keeps it. */
+/** What the reader chose (range, plan, volume grouping, node), kept in the URL hash so a reload or a link keeps it. */
 import type { VolumeGroup } from './api-types.js';
 
 export const RANGE_DAYS = [30, 90, 180, 365] as const;
@@ -8,6 +8,8 @@ export interface ViewState {
   days: (typeof RANGE_DAYS)[number];
   planId: number | null;
   groupBy: VolumeGroup;
+  /** One node's traffic, or the whole fleet's (null). */
+  node: string | null;
 }
 
 export function readViewState(hash: string): ViewState {
@@ -19,11 +21,13 @@ export function readViewState(hash: string): ViewState {
     days: (RANGE_DAYS as readonly number[]).includes(days) ? (days as ViewState['days']) : 180,
     planId: Number.isInteger(plan) && plan > 0 ? plan : null,
     groupBy: groupBy !== null && GROUPS.includes(groupBy) ? groupBy : 'era',
+    node: params.get('node') || null,
   };
 }
 
 export function writeViewState(state: ViewState): void {
   const params = new URLSearchParams({ days: String(state.days), volume: state.groupBy });
   if (state.planId !== null) params.set('plan', String(state.planId));
+  if (state.node !== null) params.set('node', state.node);
   history.replaceState(null, '', `#${params}`);
 }
