@@ -63,7 +63,8 @@ async function servedWork(service: TestService, filters: Record<string, string>)
 async function startDemoService(upstream: URL, options: { liveCallersSeeded: boolean }) {
   const identity = withDemoIdentity(loadConfig({ flags: { node: 'test-node' } }).identity);
   const service = await startTestService(upstream, { identity });
-  const db = service.store!.db;
+  // The demo seeds through its own SQLite connection, as `serve` does.
+  const db = service.database().db;
   const identify = createCallerIdentifier({ secret: getInstallSecret(db), ...identity });
   const liveCallers = identifyDemoClients(identify, identity.apiKeyHeader);
   seedDemoHistory(db, Date.now(), options.liveCallersSeeded ? { liveCallers } : {});
@@ -81,7 +82,7 @@ describe('startDemoTraffic against the seeded demo history', () => {
     const server = await startDemoServer();
     const { service, identity, liveCallers } = await startDemoService(new URL(server.origin), { liveCallersSeeded: true });
     try {
-      const day = measureDemoHistoryDay(service.store!.db)!;
+      const day = measureDemoHistoryDay(service.database().db)!;
       const failures: string[] = [];
       const traffic = startDemoTraffic({ target: service.sidecarUrl, day, pace: PACE, apiKeyHeader: identity.apiKeyHeader, log: (line) => failures.push(line) });
       await sleep(RUN_MS);
@@ -91,7 +92,7 @@ describe('startDemoTraffic against the seeded demo history', () => {
       expect(failures).toEqual([]);
       expect(stats).toMatchObject({ errors: 0, skipped: 0, inFlight: 0 });
       expect(scheduledMs).toBeGreaterThan(0);
-      service.flush();
+      await service.flush();
 
       // The live clients are the seeded callers they play, the static-map one included.
       const callers = Object.keys(await trafficTotals(service, 'integration', { node: 'test-node' })).sort();
@@ -130,7 +131,7 @@ describe('startDemoTraffic against the seeded demo history', () => {
       const client = DEMO_CLIENTS.find((c) => c.kind === 'legacy-http')!;
       const base = new URL(`${service.sidecarUrl.origin}/`);
       await runDemoSession({ kind: client.kind, base, headers: buildDemoClientHeaders(client, identity.apiKeyHeader), rounds: 1 }, new AbortController().signal);
-      service.flush();
+      await service.flush();
       expect((await newLegacyAlerts(service)).map((a) => a.subject)).toEqual([`integration:${liveCallers['legacy-http'].integration}`]);
     } finally {
       await service.dispose();

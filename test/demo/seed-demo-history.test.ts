@@ -28,13 +28,13 @@ describe('seedDemoHistory', () => {
   });
   afterEach(() => temp.dispose());
 
-  test('the demo plan is off track: the legacy share flattened near 8% and the trend is flat', () => {
+  test('the demo plan is off track: the legacy share flattened near 8% and the trend is flat', async () => {
     const summary = seedDemoHistory(temp.store.db, NOW);
     expect(summary.seeded).toBe(true);
     const plan = getPlan(temp.store.db, summary.planId!)!;
     expect(plan).toMatchObject({ scopeKind: 'era', scopeValue: 'legacy', basis: 'work-requests', targetShare: 0.005, retireDate: '2027-01-06', announceDate: '2026-07-28' });
 
-    const view = loadPlanView(temp.store.db, plan, NOW, DEFAULT_TREND_THRESHOLDS);
+    const view = await loadPlanView(temp.backend, plan, NOW, DEFAULT_TREND_THRESHOLDS);
     expect(view.status.status).toBe('off-track');
     expect(view.share.trend.kind).toBe('fitted');
     expect(view.share.trend.flat).toBe(true);
@@ -54,10 +54,10 @@ describe('seedDemoHistory', () => {
     expect(probes).toBeGreaterThan(0);
   });
 
-  test('the demo plan is judged on work requests: its share is served legacy work over served work, as the store holds them', () => {
+  test('the demo plan is judged on work requests: its share is served legacy work over served work, as the store holds them', async () => {
     const summary = seedDemoHistory(temp.store.db, NOW);
     const plan = getPlan(temp.store.db, summary.planId!)!;
-    const view = loadPlanView(temp.store.db, plan, NOW, DEFAULT_TREND_THRESHOLDS);
+    const view = await loadPlanView(temp.backend, plan, NOW, DEFAULT_TREND_THRESHOLDS);
     const today = Math.floor(NOW / DAY_MS) * DAY_MS;
     const served = `kind = 'request' and outcome in ('served', 'served-as-legacy') and bucket_start = ${today}`;
     const work = `method not in ('initialize', 'server/discover', 'ping', 'logging/setLevel')`;
@@ -72,20 +72,20 @@ describe('seedDemoHistory', () => {
     expect(view.share.series.at(-1)!.negotiation).toBe(sum(`${served} and method in ('initialize', 'server/discover')`));
   });
 
-  test('two alert runs on the seeded history fire curve-flattened for the demo plan', () => {
+  test('two alert runs on the seeded history fire curve-flattened for the demo plan', async () => {
     const { planId } = seedDemoHistory(temp.store.db, NOW);
     const metering = { lastFlushAt: NOW, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined, previousDroppedEvents: 0, watchingSince: NOW };
     const settings = { approachingDays: [30, 7, 1], noFlushMinutes: 10, refusalSpikeMinBlocked: 20, refusalSpikeFactor: 5 };
-    const run = (at: number, previous: Parameters<typeof evaluateAlerts>[0]) =>
-      evaluateAlerts(previous, collectFindings(ALERT_RULES, loadAlertContext(temp.store.db, { now: at, thresholds: DEFAULT_TREND_THRESHOLDS, metering, settings })), at);
-    const first = run(NOW, []);
-    const second = run(NOW + 60_000, first.changed);
+    const run = async (at: number, previous: Parameters<typeof evaluateAlerts>[0]) =>
+      evaluateAlerts(previous, collectFindings(ALERT_RULES, await loadAlertContext(temp.backend, { now: at, thresholds: DEFAULT_TREND_THRESHOLDS, metering, settings })), at);
+    const first = await run(NOW, []);
+    const second = await run(NOW + 60_000, first.changed);
     expect(second.transitions.map((t) => [t.alert.rule, t.alert.subject])).toContainEqual(['curve-flattened', `plan:${planId}`]);
   });
 
-  test('identifiable callers carry most of the legacy volume; the anonymous installed base the rest', () => {
+  test('identifiable callers carry most of the legacy volume; the anonymous installed base the rest', async () => {
     seedDemoHistory(temp.store.db, NOW);
-    const view = loadIntegrationViews(temp.store.db, listPlans(temp.store.db), NOW);
+    const view = await loadIntegrationViews(temp.backend, listPlans(temp.store.db), NOW);
     expect(view.split.total).toBeGreaterThan(0);
     expect(view.split.identifiableShare).toBeGreaterThan(0.6);
     expect(view.split.unknown).toBeGreaterThan(0);
@@ -103,7 +103,7 @@ describe('seedDemoHistory', () => {
     expect(ide.lastLegacySeen).toBeLessThan(NOW - 60 * DAY_MS);
   });
 
-  test('files the callers the live clients play under the keys the sidecar gives those clients', () => {
+  test('files the callers the live clients play under the keys the sidecar gives those clients', async () => {
     const liveCallers = {
       'legacy-http': { integration: 'tok_00000000000000a1', source: 'bearer-fingerprint' },
       'legacy-sse': { integration: 'crm-sync', source: 'static-map' },
@@ -111,7 +111,7 @@ describe('seedDemoHistory', () => {
       'modern-pin': { integration: 'anonymous', source: 'anonymous' },
     };
     seedDemoHistory(temp.store.db, NOW, { liveCallers });
-    const view = loadIntegrationViews(temp.store.db, listPlans(temp.store.db), NOW);
+    const view = await loadIntegrationViews(temp.backend, listPlans(temp.store.db), NOW);
     const exporter = view.integrations.find((i) => i.key === 'tok_00000000000000a1');
     expect(exporter).toMatchObject({ owner: 'Data Platform', claimsToBe: { name: 'report-exporter', version: '1.4.2' } });
     expect(exporter!.firstSeen).toBeLessThan(NOW - 170 * DAY_MS);
@@ -121,7 +121,7 @@ describe('seedDemoHistory', () => {
     expect(view.integrations.find((i) => i.displayName === 'IDE assistant')?.key).toBe('tok_c4d92e07b1a3f560');
   });
 
-  test('everything it writes is marked as demo data and lies in the past', () => {
+  test('everything it writes is marked as demo data and lies in the past', async () => {
     seedDemoHistory(temp.store.db, NOW);
     expect(isDemoHistorySeeded(temp.store.db)).toBe(true);
     const setting = temp.store.sqlite.prepare('select value from settings where key = ?').get(DEMO_HISTORY_SETTING) as { value: string };
@@ -132,7 +132,7 @@ describe('seedDemoHistory', () => {
     expect(nodes[0]!.earliest).toBeGreaterThanOrEqual(NOW - 181 * DAY_MS);
   });
 
-  test('seeding twice changes nothing', () => {
+  test('seeding twice changes nothing', async () => {
     const first = seedDemoHistory(temp.store.db, NOW);
     const before = tableCounts(temp);
     const sums = () => temp.store.sqlite.prepare('select sum(count) as n from traffic_day').get();
@@ -144,7 +144,7 @@ describe('seedDemoHistory', () => {
     expect(first.requests).toBeGreaterThan(1_000_000);
   });
 
-  test('the same now and seed write the same history', () => {
+  test('the same now and seed write the same history', async () => {
     const a = seedDemoHistory(temp.store.db, NOW);
     const other = openTempDatabase();
     try {
@@ -157,7 +157,7 @@ describe('seedDemoHistory', () => {
     }
   });
 
-  test('the underlying curve falls from about 45% and is flat over the last twelve weeks', () => {
+  test('the underlying curve falls from about 45% and is flat over the last twelve weeks', async () => {
     expect(computeDemoLegacyShare(180, 180)).toBeCloseTo(0.45, 1);
     for (let age = 0; age <= 84; age += 1) expect(Math.abs(computeDemoLegacyShare(age, 180) - 0.078)).toBeLessThan(0.004);
   });
