@@ -288,12 +288,12 @@ describe('Flusher', () => {
     expect(sink.offered.map((b) => b.seq)).toEqual([1, 1, 2]);
   });
 
-  test('two flushers have streams of their own unless one is given', async () => {
-    const a = setup().flusher;
-    const b = setup().flusher;
-    expect(a.stream).not.toBe(b.stream);
-    const given = setup({ stream: 'stream-x' }).flusher;
-    expect(given.stream).toBe('stream-x');
+  test('writes under the stream it is given (the pipeline gives each process a fresh one)', async () => {
+    const { sink, flusher, add } = setup({ stream: 'stream-x' });
+    add(1);
+    expect(await flusher.flushNow()).toBe(true);
+    expect(flusher.stream).toBe('stream-x');
+    expect(sink.offered.map((b) => b.stream)).toEqual(['stream-x']);
   });
 
   test('a flush asked for while one runs waits for it: batches reach the sink in order, once each', async () => {
