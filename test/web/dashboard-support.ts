@@ -25,7 +25,7 @@ export async function startDashboardRig(options: { seed: boolean; adminToken?: s
   await buildDashboard();
   const upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}'));
   const service = await startTestService(new URL(upstream.origin), { ...QUIET_ALERTS, ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }), ...options.config });
-  const demoPlanId = options.seed ? seedDemoHistory(service.store!.db, Date.now()).planId : null;
+  const demoPlanId = options.seed ? seedDemoHistory(service.database().db, Date.now()).planId : null;
   const browser = await launchBrowser();
   return {
     upstream,

@@ -214,13 +214,13 @@ describe('the dashboard', () => {
 
   test('lists firing and pending alerts with severity and since when, resolved ones folded away', async () => {
     const now = Date.now();
-    const insert = service.store!.sqlite.prepare(
+    const insert = service.database().sqlite.prepare(
       `insert into alerts (fingerprint, rule, subject, state, severity, summary, details, consecutive_hits, first_fired_at, last_fired_at, resolved_at, last_evaluated_at)
        values (?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?)`,
     );
     const { lastInsertRowid: firingId } = insert.run(`curve-flattened:plan:${demoPlanId}`, 'curve-flattened', `plan:${demoPlanId}`, 'firing', 'warning', 'Legacy share has stopped falling at 8.1%', 2, now - 3 * 3_600_000, now - 600_000, null, now);
     // One webhook took the notification, another never did: the list must say so.
-    const delivery = service.store!.sqlite.prepare(`insert into alert_deliveries (alert_id, transition, webhook, format, status, attempts, last_error, at) values (?, 'firing', ?, 'json', ?, ?, ?, ?)`);
+    const delivery = service.database().sqlite.prepare(`insert into alert_deliveries (alert_id, transition, webhook, format, status, attempts, last_error, at) values (?, 'firing', ?, 'json', ?, ?, ?, ?)`);
     delivery.run(firingId, 'ops', 'delivered', 1, null, now - 600_000);
     delivery.run(firingId, 'slack', 'failed', 5, 'HTTP 503 Service Unavailable', now - 500_000);
     insert.run('new-legacy-caller:tok_0000000000000001', 'new-legacy-caller', 'tok_0000000000000001', 'pending', 'info', 'A new caller is using the legacy era', 1, null, null, null, now);

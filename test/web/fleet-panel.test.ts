@@ -1,7 +1,7 @@
 /** The fleet panel against two real SDK servers of one half-rolled "fleet". */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bumpPolicyVersion } from '../../server/store/sqlite/policy-version.js';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { pageErrors, saveScreenshot } from './browser.js';
@@ -56,15 +56,13 @@ describe('the fleet panel', () => {
   });
 
   test('lists the sidecars writing to the store: kind, last flush, policy version, and a lagging or stale badge', async () => {
-    const db = rig.service.store!.db;
     const changedAt = Date.now() - 10 * 60_000;
-    const version = bumpPolicyVersion(db, changedAt);
-    const write = createTallyWriter(db);
-    write({ cells: [], integrations: [] }, { node: 'edge-lagging', kind: 'wrap', at: Date.now() - 90_000, policyVersion: version - 1, startedAt: changedAt - 3_600_000 });
-    write({ cells: [], integrations: [] }, { node: 'edge-stale', kind: 'serve', at: changedAt - 2 * 3_600_000, policyVersion: version - 1, startedAt: changedAt - 3 * 3_600_000 });
+    const version = bumpPolicyVersion(rig.service.database().db, changedAt);
+    await writeBatch(rig.service.store!, { cells: [], integrations: [] }, { node: 'edge-lagging', kind: 'wrap', at: Date.now() - 90_000, policyVersion: version - 1, startedAt: changedAt - 3_600_000 });
+    await writeBatch(rig.service.store!, { cells: [], integrations: [] }, { node: 'edge-stale', kind: 'serve', at: changedAt - 2 * 3_600_000, policyVersion: version - 1, startedAt: changedAt - 3 * 3_600_000 });
     // The serving node's own heartbeat then names the stored version.
-    rig.service.refreshPolicy();
-    rig.service.flush();
+    await rig.service.refreshPolicy();
+    await rig.service.flush();
 
     const page = await rig.browser.newPage();
     await openDashboard(page, rig.service.apiUrl);

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { closeQuietCallers } from '../../server/alerts/close-quiet-callers.js';
-import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import type { TestService } from '../support/start-test-service.js';
 import { trafficCell } from '../store/temp-database.js';
@@ -42,7 +41,7 @@ describe('a plan\'s enforcement on the dashboard', () => {
   beforeAll(async () => {
     rig = await startDashboardRig({ seed: false });
     ({ service, browser } = rig);
-    createTallyWriter(service.store!.db)({ cells, integrations: [] });
+    await writeBatch(service.store!, { cells, integrations: [] });
   }, 120_000);
 
   afterAll(async () => {
@@ -137,8 +136,7 @@ describe('a plan\'s enforcement on the dashboard', () => {
   });
 
   test('a plan declared in the config file is shown read-only, with no edit controls', async () => {
-    insertPlan(
-      service.store!.db,
+    await service.store!.insertPlan(
       {
         name: 'Declared HTTP+SSE retirement',
         scopeKind: 'transport',
@@ -201,11 +199,11 @@ describe('a plan\'s enforcement on the dashboard', () => {
 
   test('a caller that closed itself after its quiet days says so in the integrations table', async () => {
     const lastUse = TODAY - 20 * DAY_MS;
-    createTallyWriter(service.store!.db)({
+    await writeBatch(service.store!, {
       cells: [trafficCell({ minute: lastUse, outcome: 'served', integration: 'tok_gone', count: 3 })],
       integrations: [{ key: 'tok_gone', source: 'bearer-fingerprint', firstSeen: lastUse, lastSeen: lastUse, lastLegacySeen: lastUse, clientInfo: undefined }],
     });
-    expect(closeQuietCallers(service.store!.db, NOW).map((c) => c.key)).toContain('tok_gone');
+    expect((await closeQuietCallers(service.store!, NOW)).map((c) => c.key)).toContain('tok_gone');
     const page = await browser.newPage();
     await openDashboard(page, service.apiUrl);
     const row = page.locator('[data-testid="integration-row"][data-key="tok_gone"]');
