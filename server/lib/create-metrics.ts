@@ -32,7 +32,7 @@ export function createMetrics(gauges: MeteringGauges) {
     });
   gauge('mcp_sunset_dropped_events', 'Counted events lost because the store kept failing.', gauges.droppedEvents);
   gauge('mcp_sunset_retained_events', 'Events from failed flushes waiting for a retry.', gauges.retainedEvents);
-  gauge('mcp_sunset_spooled_events', 'Events the final flush could not store, kept in the spool for the next start.', gauges.spooledEvents);
+  gauge('mcp_sunset_spooled_events', 'Events the store could not take in time, kept in the spool until it can.', gauges.spooledEvents);
   gauge('mcp_sunset_pending_events', 'Events counted in memory, not yet flushed.', gauges.pendingEvents);
   gauge('mcp_sunset_overflowed_events', 'Events whose method, version or integration was folded into "other" by a cap.', gauges.overflowedEvents);
   gauge('mcp_sunset_pending_answers', 'Requests waiting for an answer on another exchange.', gauges.pendingAnswers);

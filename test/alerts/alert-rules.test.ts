@@ -79,7 +79,7 @@ function check(id: AlertRuleId, ctx: AlertContext) {
 const subjects = (id: AlertRuleId, ctx: AlertContext) => check(id, ctx).map((f) => f.subject);
 
 describe('the rule table', () => {
-  test('every rule has a unique id, a severity, a description and a consecutive count', () => {
+  test('every rule has a unique id, a severity, a description and a consecutive count', async () => {
     expect(ALERT_RULES.map((r) => r.id)).toEqual([
       'curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss', 'fleet-drift', 'fleet-node-unavailable',
       'exemption-expiring', 'gate-holding-near-backstop', 'refusal-spike',
@@ -90,7 +90,7 @@ describe('the rule table', () => {
     }
   });
 
-  test('no rule finds anything in a healthy context', () => {
+  test('no rule finds anything in a healthy context', async () => {
     const healthy = context({ plans: [plan()] });
     for (const rule of ALERT_RULES) expect(rule.check(healthy), rule.id).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe('curve-flattened', () => {
     expect(subjects('curve-flattened', context({ plans: [p] }))).toEqual(fires ? ['plan:1'] : []);
   });
 
-  test('the summary states the share, the slope and the target', () => {
+  test('the summary states the share, the slope and the target', async () => {
     const [found] = check('curve-flattened', context({ plans: [plan({ trend: { flat: true, slopePerWeek: 0.0002 } })] }));
     expect(found?.summary).toBe('Plan "Legacy sunset": Legacy share has stopped falling at 20.00% (0.02 pp/week), above the 1.00% target');
     expect(found?.details).toMatchObject({ planId: 1, currentShare: 0.2, targetShare: 0.01, slopePerWeek: 0.0002 });
@@ -126,7 +126,7 @@ describe('projection-misses-retire-date', () => {
     expect(subjects('projection-misses-retire-date', context({ plans: [plan({ status })] }))).toEqual(fires ? ['plan:1'] : []);
   });
 
-  test('the summary carries the status and its reason; details the projected date as ISO', () => {
+  test('the summary carries the status and its reason; details the projected date as ISO', async () => {
     const [found] = check('projection-misses-retire-date', context({ plans: [plan({ status: { status: 'off-track', reason: 'Too slow.', projectedDate: RETIRE_DAY + 40 * DAY_MS } })] }));
     expect(found?.summary).toBe('Plan "Legacy sunset" is off-track: Too slow.');
     expect(found?.details).toMatchObject({ status: 'off-track', projectedDate: '2027-04-10T00:00:00.000Z' });
@@ -148,12 +148,12 @@ describe('new-legacy-integration', () => {
     expect(subjects('new-legacy-integration', context({ newLegacyCallers: [c] }))).toEqual(fires ? [`integration:${c.integration}`] : []);
   });
 
-  test('callers there since the first metered day are the installed base, not news', () => {
+  test('callers there since the first metered day are the installed base, not news', async () => {
     expect(subjects('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today)], legacyMeteredSince: today }))).toEqual([]);
     expect(subjects('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today)], legacyMeteredSince: null }))).toEqual([]);
   });
 
-  test('the summary names the caller, its claim as a claim, and the day', () => {
+  test('the summary names the caller, its claim as a claim, and the day', async () => {
     const [found] = check('new-legacy-integration', context({ newLegacyCallers: [caller('tok_a', today, { displayName: 'Billing bot', clientInfoName: 'billing' })] }));
     expect(found?.summary).toBe('New legacy caller Billing bot (claims to be "billing"): first served legacy work on 2027-01-15');
     expect(found?.details).toMatchObject({ integration: 'tok_a', firstLegacyDay: '2027-01-15' });
@@ -177,12 +177,12 @@ describe('retire-date-approaching', () => {
     expect(at(now)).toEqual(expected);
   });
 
-  test('not while the share is at or below target, or unmeasured', () => {
+  test('not while the share is at or below target, or unmeasured', async () => {
     expect(at(RETIRE_DAY - DAY_MS, plan({ currentShare: 0.01 }))).toEqual([]);
     expect(at(RETIRE_DAY - DAY_MS, plan({ currentShare: null }))).toEqual([]);
   });
 
-  test('thresholds come from the settings', () => {
+  test('thresholds come from the settings', async () => {
     const ctx = context({ now: RETIRE_DAY - 2 * DAY_MS, plans: [plan()], settings: { ...SETTINGS, approachingDays: [3, 14, 3] } });
     const found = check('retire-date-approaching', ctx);
     expect(found.map((f) => f.subject)).toEqual(['plan:1:T-14', 'plan:1:T-3']);
@@ -209,11 +209,11 @@ describe('metering-loss', () => {
     expect(subjects('metering-loss', metering(m))).toEqual(fires ? ['metering'] : []);
   });
 
-  test('a process that meters nothing has no metering to judge, however long since it started', () => {
+  test('a process that meters nothing has no metering to judge, however long since it started', async () => {
     expect(subjects('metering-loss', context({ metering: null }))).toEqual([]);
   });
 
-  test('the summary lists every problem at once', () => {
+  test('the summary lists every problem at once', async () => {
     const [found] = check('metering-loss', metering({ droppedEvents: 30, previousDroppedEvents: 10, consecutiveFailures: 3, lastError: 'SQLITE_FULL', lastFlushAt: NOW - 12 * MINUTE }));
     expect(found?.summary).toBe('Metering is losing data: 20 events dropped since the last check; 3 consecutive failed flushes (SQLITE_FULL); no flush for 12 minutes');
     expect(found?.details).toMatchObject({ droppedEvents: 30, newlyDropped: 20, consecutiveFailures: 3, lastError: 'SQLITE_FULL', minutesSinceFlush: 12 });
@@ -221,14 +221,14 @@ describe('metering-loss', () => {
 });
 
 describe('fleet rules', () => {
-  test('fleet-drift fires when ready nodes serve different sets, naming the odd ones', () => {
+  test('fleet-drift fires when ready nodes serve different sets, naming the odd ones', async () => {
     const fleet = fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2025-11-25', '2026-07-28']), probe('c', 'ready', ['2026-07-28']));
     const findings = check('fleet-drift', context({ fleet }));
     expect(findings.map((f) => f.subject)).toEqual(['fleet']);
     expect(findings[0]!.summary).toBe('The fleet is not uniform: most nodes serve 2026-07-28, but b serves 2025-11-25, 2026-07-28');
   });
 
-  test('fleet-drift stays quiet for a uniform fleet, and does not count a node that is down', () => {
+  test('fleet-drift stays quiet for a uniform fleet, and does not count a node that is down', async () => {
     expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2026-07-28'])) }))).toEqual([]);
     expect(check('fleet-drift', context({ fleet: fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'unavailable', [])) }))).toEqual([]);
   });
@@ -238,25 +238,25 @@ describe('fleet rules', () => {
     const sidecar = (node: string, policyVersion: number, lastFlushAt: number): SidecarHeartbeatRow => ({ node, kind: 'serve', policyVersion, lastFlushAt });
     const fleetWith = (...rows: SidecarHeartbeatRow[]): AlertContext['fleet'] => ({ ...fleetOf(), policyVersion: 4, sidecars: computeSidecarStates(rows, { version: 4, changedAt: CHANGED_AT }, NOW) });
 
-    test('fleet-drift fires for it, subject node:<name>, naming both versions', () => {
+    test('fleet-drift fires for it, subject node:<name>, naming both versions', async () => {
       const findings = check('fleet-drift', context({ fleet: fleetWith(sidecar('edge-1', 4, NOW - 1000), sidecar('edge-2', 3, NOW - 1000)) }));
       expect(findings.map((f) => f.subject)).toEqual(['node:edge-2']);
       expect(findings[0]!.summary).toBe('Sidecar edge-2 (serve) still runs policy version 3 at its flush of 2027-01-15T11:59:59.000Z; the stored policy is at version 4');
       expect(findings[0]!.details).toMatchObject({ node: 'edge-2', policyVersion: 3, storedPolicyVersion: 4 });
     });
 
-    test('near miss: a flush under the old version within a minute of the change is not lagging', () => {
+    test('near miss: a flush under the old version within a minute of the change is not lagging', async () => {
       expect(check('fleet-drift', context({ fleet: fleetWith(sidecar('edge-2', 3, CHANGED_AT + MINUTE)) }))).toEqual([]);
       expect(subjects('fleet-drift', context({ fleet: fleetWith(sidecar('edge-2', 3, CHANGED_AT + MINUTE + 1)) }))).toEqual(['node:edge-2']);
     });
 
-    test('beside a version-set drift, both are reported', () => {
+    test('beside a version-set drift, both are reported', async () => {
       const fleet = { ...fleetWith(sidecar('edge-2', 3, NOW)), ...computeFleetDrift([probe('a', 'ready', ['2026-07-28']), probe('b', 'ready', ['2025-11-25'])]) };
       expect(subjects('fleet-drift', context({ fleet }))).toEqual(['fleet', 'node:edge-2']);
     });
   });
 
-  test('fleet-node-unavailable fires once per node that is not ready', () => {
+  test('fleet-node-unavailable fires once per node that is not ready', async () => {
     const fleet = fleetOf(probe('a', 'ready', ['2026-07-28']), probe('b', 'unavailable', []), probe('c', 'auth-required', []));
     const findings = check('fleet-node-unavailable', context({ fleet }));
     expect(findings.map((f) => f.subject)).toEqual(['node:b', 'node:c']);
@@ -279,13 +279,13 @@ describe('exemption-expiring', () => {
     expect(at(now, plan({ action: 'deny', exemptions: [exempt('tok_a', until)] }))).toEqual(fires ? ['plan:1:exemption:tok_a'] : []);
   });
 
-  test('not for a plan that only observes; for dryrun, warn and deny', () => {
+  test('not for a plan that only observes; for dryrun, warn and deny', async () => {
     const exemptions = [exempt('tok_a', '2027-01-20')];
     expect(at(NOW, plan({ action: 'observe', exemptions }))).toEqual([]);
     for (const action of ['dryrun', 'warn', 'deny'] as const) expect(at(NOW, plan({ action, exemptions })), action).toEqual(['plan:1:exemption:tok_a']);
   });
 
-  test('one alert per plan and integration, naming the caller and the last day', () => {
+  test('one alert per plan and integration, naming the caller and the last day', async () => {
     const plans = [
       plan({ action: 'deny', exemptions: [exempt('tok_a', '2027-01-20'), exempt('tok_b', '2027-03-01')] }),
       plan({ id: 2, name: 'Drop http+sse', action: 'warn', exemptions: [exempt('tok_a', '2027-01-16')] }),
@@ -325,11 +325,11 @@ describe('gate-holding-near-backstop', () => {
     expect(at(p, now)).toEqual(fires ? ['plan:1'] : []);
   });
 
-  test('a plan without a gate never fires', () => {
+  test('a plan without a gate never fires', async () => {
     expect(at(plan({ action: 'deny', gate: null }))).toEqual([]);
   });
 
-  test('the summary names the holding callers, five at most, and the share', () => {
+  test('the summary names the holding callers, five at most, and the share', async () => {
     const lastUse: [string, number][] = ['tok_a', 'tok_b', 'tok_c', 'tok_d', 'tok_e', 'tok_f', 'tok_g'].map((k, i) => [k, TODAY - i * DAY_MS]);
     const p = gated({ retireDate: '2027-01-01', backstopDate: '2027-01-25', lastUse, share: 0.03, maxShare: 0.01 });
     const [found] = check('gate-holding-near-backstop', context({ plans: [p], displayNames: new Map([['tok_a', 'Billing bot']]) }));
@@ -357,16 +357,16 @@ describe('refusal-spike', () => {
     expect(at(refusals(['tok_a', inHour, dayBefore]))).toEqual(fires ? ['integration:tok_a'] : []);
   });
 
-  test('not for anonymous or overflowed callers', () => {
+  test('not for anonymous or overflowed callers', async () => {
     expect(at(refusals(['anonymous', 500, 0], ['other', 500, 0]))).toEqual([]);
   });
 
-  test('the thresholds come from the settings', () => {
+  test('the thresholds come from the settings', async () => {
     expect(at(refusals(['tok_a', 5, 0]), { refusalSpikeMinBlocked: 5 })).toEqual(['integration:tok_a']);
     expect(at(refusals(['tok_a', 100, 480]), { refusalSpikeFactor: 6 })).toEqual([]);
   });
 
-  test('the summary states the hour, the count and the baseline', () => {
+  test('the summary states the hour, the count and the baseline', async () => {
     const r = { hourStart: HOUR, callers: [{ integration: 'tok_a', displayName: 'Billing bot', inHour: 240, dayBefore: 84 }] };
     const [found] = check('refusal-spike', context({ refusals: r }));
     expect(found?.summary).toBe('Billing bot (tok_a) had 240 requests refused by a plan in the hour from 11:00 UTC, against 3.5 an hour over the 24 hours before');

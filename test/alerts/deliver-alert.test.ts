@@ -141,7 +141,7 @@ describe('the alert runner delivering transitions', () => {
     now = T0;
     health = healthy;
     runner = createAlertRunner({
-      db: temp.store.db,
+      store: temp.backend,
       now: () => now,
       thresholds: DEFAULT_TREND_THRESHOLDS,
       settings: settings([

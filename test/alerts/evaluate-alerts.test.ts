@@ -56,19 +56,19 @@ describe('evaluateAlerts', () => {
     expect(run(rule, founds).steps).toEqual(expected);
   });
 
-  test('fired and resolved times: first stays, last moves with each episode', () => {
+  test('fired and resolved times: first stays, last moves with each episode', async () => {
     const { rows } = run(LOSS, [true, false, true]);
     expect(rows[0]).toMatchObject({ firstFiredAt: T0, lastFiredAt: T0 + 2 * MINUTE, resolvedAt: null, lastEvaluatedAt: T0 + 2 * MINUTE });
     const resolved = run(LOSS, [true, true, false]).rows[0];
     expect(resolved).toMatchObject({ state: 'resolved', firstFiredAt: T0, lastFiredAt: T0, resolvedAt: T0 + 2 * MINUTE });
   });
 
-  test('summary, details and severity follow the latest finding, also while firing', () => {
+  test('summary, details and severity follow the latest finding, also while firing', async () => {
     const { rows } = run(LOSS, [true, true, true]);
     expect(rows[0]).toMatchObject({ summary: 'step 2', details: { summary: 'step 2' }, severity: 'critical', rule: 'metering-loss', subject: 'plan:1' });
   });
 
-  test('the fingerprint is rule and subject; subjects are independent; duplicates in one run count once', () => {
+  test('the fingerprint is rule and subject; subjects are independent; duplicates in one run count once', async () => {
     const findings = [finding(LOSS, 'a'), finding(LOSS, 'b'), finding(LOSS, 'a'), finding(FLAT, 'a')];
     const result = evaluateAlerts([], findings, T0);
     expect(result.changed.map((r) => [r.fingerprint, r.state])).toEqual([
@@ -80,7 +80,7 @@ describe('evaluateAlerts', () => {
     expect(fingerprintOf('curve-flattened', 'plan:7')).toBe('curve-flattened:plan:7');
   });
 
-  test('resolved alerts that are not found are left alone', () => {
+  test('resolved alerts that are not found are left alone', async () => {
     const resolved = run(LOSS, [true, false]).rows;
     const result = evaluateAlerts(resolved, [], T0 + 10 * MINUTE);
     expect(result).toEqual({ changed: [], dropped: [], transitions: [] });

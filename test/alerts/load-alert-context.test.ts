@@ -48,7 +48,7 @@ describe('the enforcement rules on stored counts', () => {
   });
   afterEach(() => temp.dispose());
 
-  test('an expiring exemption, a gate held near its backstop and a burst of refusals are each found', () => {
+  test('an expiring exemption, a gate held near its backstop and a burst of refusals are each found', async () => {
     const { id } = insertPlan(temp.store.db, plan, TODAY - 100 * DAY_MS);
     write([
       trafficCell({ minute: TODAY - 2 * DAY_MS, integration: 'tok_a', count: 40 }),
@@ -56,7 +56,7 @@ describe('the enforcement rules on stored counts', () => {
       // The hour in progress is not judged yet.
       trafficCell({ minute: TODAY + 12 * 3_600_000 + 5 * 60_000, integration: 'tok_c', outcome: 'blocked', count: 300 }),
     ]);
-    const context = loadAlertContext(temp.store.db, { now: NOW, thresholds: DEFAULT_TREND_THRESHOLDS, settings: SETTINGS, metering: { ...METERING, previousDroppedEvents: 0, watchingSince: NOW } });
+    const context = await loadAlertContext(temp.backend, { now: NOW, thresholds: DEFAULT_TREND_THRESHOLDS, settings: SETTINGS, metering: { ...METERING, previousDroppedEvents: 0, watchingSince: NOW } });
     const found = collectFindings(ALERT_RULES, context)
       .filter((f) => ['exemption-expiring', 'gate-holding-near-backstop', 'refusal-spike'].includes(f.rule.id))
       .map((f) => [f.rule.id, f.subject]);
@@ -70,7 +70,7 @@ describe('the enforcement rules on stored counts', () => {
   test('a run closes the callers gone quiet before the rules judge', async () => {
     insertPlan(temp.store.db, { ...plan, gate: null, exemptions: [] }, TODAY - 100 * DAY_MS);
     write([trafficCell({ minute: TODAY - 45 * DAY_MS, integration: 'tok_gone' }), trafficCell({ minute: TODAY - DAY_MS, integration: 'tok_here' })]);
-    const runner = createAlertRunner({ db: temp.store.db, now: () => NOW, thresholds: DEFAULT_TREND_THRESHOLDS, settings: { ...SETTINGS, schedule: '*/15 * * * *', webhooks: [], maxAttempts: 1, initialBackoffMs: 10 }, metering: () => METERING, logger: createLogger('silent') });
+    const runner = createAlertRunner({ store: temp.backend, now: () => NOW, thresholds: DEFAULT_TREND_THRESHOLDS, settings: { ...SETTINGS, schedule: '*/15 * * * *', webhooks: [], maxAttempts: 1, initialBackoffMs: 10 }, metering: () => METERING, logger: createLogger('silent') });
     try {
       await runner.run();
     } finally {

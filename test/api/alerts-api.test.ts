@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import { bucketStart } from '../../server/lib/time-bucket.js';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../alerts/webhook-receiver.js';
 import { trafficCell } from '../store/temp-database.js';
@@ -44,7 +44,7 @@ describe('the alerts API', () => {
       // A schedule that will not fire during the test: the runs here are the ones the test asks for.
       alerts: { schedule: '0 0 1 1 *', webhooks: [{ name: 'ops', url: receiver.url, format: 'json' }], maxAttempts: 2, initialBackoffMs: 10 },
     });
-    createTallyWriter(service.store!.db)({ cells: flatTraffic(bucketStart(Date.now(), 'day')), integrations: [] });
+    await writeBatch(service.store!, { cells: flatTraffic(bucketStart(Date.now(), 'day')), integrations: [] });
   });
   afterAll(async () => {
     await service?.dispose();

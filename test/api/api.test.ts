@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { trafficCell } from '../store/temp-database.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
@@ -19,7 +19,7 @@ describe('the HTTP API', () => {
   beforeAll(async () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}'));
     service = await startTestService(new URL(upstream.origin), { flushIntervalMs: 600_000 });
-    createTallyWriter(service.store!.db)({
+    await writeBatch(service.store!, {
       cells: [
         cell({ count: 5 }),
         cell({ minute: T0 + 60_000, count: 2, mismatchCount: 1 }),

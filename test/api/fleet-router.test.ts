@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getPolicyVersion, bumpPolicyVersion } from '../../server/store/sqlite/policy-version.js';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { bumpPolicyVersion } from '../../server/store/sqlite/policy-version.js';
 import type { NodeHeartbeat } from '../../server/tally/tally-cell.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
+import { writeBatch } from '../support/write-batch.js';
 
 const MINUTE = 60_000;
 
@@ -16,17 +16,15 @@ describe('GET /api/v1/fleet lists the sidecars writing to the store', () => {
   beforeAll(async () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
     service = await startTestService(new URL(upstream.origin));
-    const db = service.store!.db;
     // The policy moved ten minutes ago; three other nodes wrote their heartbeats around that change.
     changedAt = Date.now() - 10 * MINUTE;
-    stored = bumpPolicyVersion(db, changedAt);
-    const write = createTallyWriter(db);
-    const beat = (node: string, kind: NodeHeartbeat['kind'], policyVersion: number, at: number) => write({ cells: [], integrations: [] }, { node, kind, policyVersion, at, startedAt: changedAt - 60 * MINUTE });
-    beat('edge-current', 'serve', stored, Date.now() - 2_000);
-    beat('edge-lagging', 'wrap', stored - 1, Date.now() - 2_000);
-    beat('edge-gone', 'serve', stored - 1, changedAt - 30_000);
+    stored = bumpPolicyVersion(service.database().db, changedAt);
+    const beat = (node: string, kind: NodeHeartbeat['kind'], policyVersion: number, at: number) => writeBatch(service.store!, { cells: [], integrations: [] }, { node, kind, policyVersion, at, startedAt: changedAt - 60 * MINUTE });
+    await beat('edge-current', 'serve', stored, Date.now() - 2_000);
+    await beat('edge-lagging', 'wrap', stored - 1, Date.now() - 2_000);
+    await beat('edge-gone', 'serve', stored - 1, changedAt - 30_000);
     // This node's own table is rebuilt now, so its heartbeat (written by the read's flush) names the stored version.
-    service.refreshPolicy();
+    await service.refreshPolicy();
   });
   afterAll(async () => {
     await service?.dispose();
@@ -37,7 +35,7 @@ describe('GET /api/v1/fleet lists the sidecars writing to the store', () => {
     const { status, body } = await service.api('/api/v1/fleet');
     expect(status).toBe(200);
     expect(body.policyVersion).toBe(stored);
-    expect(stored).toBe(getPolicyVersion(service.store!.db));
+    expect(stored).toBe(await service.store!.getPolicyVersion());
     const byNode = Object.fromEntries(body.sidecars.map((s: { node: string }) => [s.node, s]));
     expect(Object.keys(byNode).sort()).toEqual(['edge-current', 'edge-gone', 'edge-lagging', 'test-node']);
     expect(byNode['edge-current']).toMatchObject({ kind: 'serve', policyVersion: stored, stale: false, lagging: false });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
 import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
@@ -23,7 +22,7 @@ function plan(overrides: Record<string, unknown> = {}) {
 describe('plan enforcement fields through the API', () => {
   let upstream: RawUpstream;
   let service: TestService;
-  const version = () => getPolicyVersion(service.store!.db);
+  const version = () => service.store!.getPolicyVersion();
   beforeAll(async () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
     service = await startTestService(new URL(upstream.origin));
@@ -123,12 +122,12 @@ describe('plan enforcement fields through the API', () => {
     ['exemptions.0.note', { exemptions: [{ integration: 'tok_a', until: '2027-08-01', note: 'x'.repeat(501) }] }],
     ['declaredKey', { declaredKey: 'sneaky' }],
   ])('POST with a bad %s answers 400 naming it', async (field, overrides) => {
-    const before = version();
+    const before = await version();
     const { status, body } = await send(service, 'POST', '/api/v1/plans', plan(overrides));
     expect(status).toBe(400);
     expect(body.error.code).toBe('invalid_parameter');
     expect(body.error.parameter).toBe(field);
-    expect(version()).toBe(before);
+    expect(await version()).toBe(before);
   });
 
   test.each([
@@ -141,18 +140,18 @@ describe('plan enforcement fields through the API', () => {
     ['policyUrl', 'deny without a policy URL', { action: 'deny', policyUrl: null }],
     ['exemptions.1.integration', 'one integration exempted twice', { exemptions: [{ integration: 'tok_a', until: '2027-08-01' }, { integration: 'tok_a', until: '2027-09-01' }] }],
   ])('POST breaking a rule between fields answers 400 naming %s (%s)', async (field, _rule, overrides) => {
-    const before = version();
+    const before = await version();
     const { status, body } = await send(service, 'POST', '/api/v1/plans', plan(overrides));
     expect(status).toBe(400);
     expect(body.error.parameter).toBe(field);
     expect(body.error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}: `));
-    expect(version()).toBe(before);
+    expect(await version()).toBe(before);
   });
 
   test('a change is checked against the whole plan it makes, and a refused change stores nothing', async () => {
     const created = await send(service, 'POST', '/api/v1/plans', plan({ blockNewCallersFrom: '2027-03-01', gate: { backstopDate: '2027-09-01' } }));
     const id = created.body.id;
-    const before = version();
+    const before = await version();
     const refusals: [Record<string, unknown>, string][] = [
       [{ action: 'deny' }, 'policyUrl'],
       [{ announceDate: '2027-04-01' }, 'blockNewCallersFrom'],
@@ -164,7 +163,7 @@ describe('plan enforcement fields through the API', () => {
       const { status, body } = await send(service, 'PATCH', `/api/v1/plans/${id}`, patch);
       expect({ patch, status, field: body.error?.parameter }).toEqual({ patch, status: 400, field });
     }
-    expect(version()).toBe(before);
+    expect(await version()).toBe(before);
     expect((await service.api(`/api/v1/plans/${id}`)).body).toMatchObject({ action: 'observe', announceDate: '2027-01-01', retireDate: '2027-07-01' });
     // Both at once is coherent.
     const both = await send(service, 'PATCH', `/api/v1/plans/${id}`, { action: 'deny', policyUrl: POLICY });
@@ -173,19 +172,19 @@ describe('plan enforcement fields through the API', () => {
   });
 
   test('the policy version goes up by one with each create, change and archive', async () => {
-    const start = version();
+    const start = await version();
     const created = await send(service, 'POST', '/api/v1/plans', plan());
-    expect(version()).toBe(start + 1);
+    expect(await version()).toBe(start + 1);
     await send(service, 'PATCH', `/api/v1/plans/${created.body.id}`, { action: 'dryrun' });
-    expect(version()).toBe(start + 2);
+    expect(await version()).toBe(start + 2);
     await send(service, 'PATCH', `/api/v1/plans/${created.body.id}`, { exemptions: [{ integration: 'tok_a', until: '2027-08-01' }] });
-    expect(version()).toBe(start + 3);
+    expect(await version()).toBe(start + 3);
     await send(service, 'DELETE', `/api/v1/plans/${created.body.id}`);
-    expect(version()).toBe(start + 4);
+    expect(await version()).toBe(start + 4);
     // Reads do not count.
     await service.api('/api/v1/plans?includeArchived=true');
     await service.api(`/api/v1/plans/${created.body.id}`);
-    expect(version()).toBe(start + 4);
+    expect(await version()).toBe(start + 4);
   });
 });
 
@@ -225,7 +224,7 @@ describe('plans declared in the config file, through the API', () => {
 
   test('cannot be changed or archived through the API: 409 naming the key, and nothing moves', async () => {
     const plan = await declared();
-    const version = getPolicyVersion(service.store!.db);
+    const version = await service.store!.getPolicyVersion();
     const patched = await send(service, 'PATCH', `/api/v1/plans/${plan.id}`, { name: 'Renamed' });
     expect(patched.status).toBe(409);
     expect(patched.body.error.code).toBe('conflict');
@@ -234,7 +233,7 @@ describe('plans declared in the config file, through the API', () => {
     expect(archived.status).toBe(409);
     const deleted = await send(service, 'DELETE', `/api/v1/plans/${plan.id}`);
     expect(deleted.status).toBe(409);
-    expect(getPolicyVersion(service.store!.db)).toBe(version);
+    expect(await service.store!.getPolicyVersion()).toBe(version);
     expect(await declared()).toMatchObject({ name: 'Retire legacy', archivedAt: null });
   });
 

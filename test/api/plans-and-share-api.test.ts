@@ -26,7 +26,7 @@ describe('plans and the share curve through the API', () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
     service = await startTestService(new URL(upstream.origin));
     // 20 weeks: a steady exponential decline of the legacy share, halving every 4 weeks.
-    seedDailyTraffic(service.store!.db, {
+    seedDailyTraffic(service.database().db, {
       days: 140,
       now: NOW,
       servedPerDay: 10_000,
@@ -158,7 +158,7 @@ describe('the integrations registry through the API', () => {
   beforeAll(async () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
     service = await startTestService(new URL(upstream.origin));
-    seedDailyTraffic(service.store!.db, {
+    seedDailyTraffic(service.database().db, {
       days: 60,
       now: NOW,
       servedPerDay: 1_000,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import { runV1HttpSession, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
@@ -32,7 +32,7 @@ describe('GET /api/v1/plans/:id/dry-run', () => {
     legacyKey = before.find((i) => i.legacyServed > 0)!.key;
     // Earlier days: a caller the plan exempts, and unidentified legacy traffic a dry run marked.
     const yesterday = Date.now() - DAY_MS;
-    createTallyWriter(service.store!.db)({
+    await writeBatch(service.store!, {
       cells: [
         trafficCell({ minute: yesterday, integration: 'tok_partner', count: 20 }),
         trafficCell({ minute: yesterday, integration: 'anonymous', transport: 'http+sse', version: '2024-11-05', count: 14, wouldBlockCount: 9 }),

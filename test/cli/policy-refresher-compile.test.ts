@@ -37,32 +37,32 @@ describe('the policy refresher compiling the stored plans', () => {
   });
   afterEach(() => temp.dispose());
 
-  const refresher = () => createPolicyRefresher({ db: temp.store.db, now: () => now, supportedVersions: ['2026-07-28'], logger: createLogger('silent'), checkEveryMs: 60_000 });
+  const refresher = () => createPolicyRefresher({ store: temp.backend, now: () => now, supportedVersions: ['2026-07-28'], logger: createLogger('silent'), checkEveryMs: 60_000 });
 
-  test('compiles the stored plans with the stored version, and only plans that act', () => {
+  test('compiles the stored plans with the stored version, and only plans that act', async () => {
     insertPlan(temp.store.db, plan({ action: 'observe', name: 'watch only' }), NOW);
     insertPlan(temp.store.db, plan(), NOW);
     const policy = refresher();
-    policy.refresh();
+    await policy.refresh();
     expect(policy.current().version).toBe(2);
     expect(policy.current().plans.map((p) => p.name)).toEqual(['Retire legacy']);
     expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, lastError: null });
   });
 
-  test('a change to a plan is in force after the next refresh', () => {
+  test('a change to a plan is in force after the next refresh', async () => {
     const { id } = insertPlan(temp.store.db, plan(), NOW);
     const policy = refresher();
-    policy.refresh();
+    await policy.refresh();
     expect(policy.current().decide(legacy, 'anonymous', NOW).refusedBy).toBeNull();
     updatePlan(temp.store.db, id, { retireDate: '2027-01-01' }, NOW);
-    policy.refresh();
+    await policy.refresh();
     expect(policy.current().decide(legacy, 'anonymous', NOW).cause).toBe('cut');
     expect(policy.current().version).toBe(2);
   });
 
-  test('without a store nothing is enforced', () => {
-    const policy = createPolicyRefresher({ db: undefined, now: () => now, supportedVersions: undefined, logger: createLogger('silent') });
-    policy.start();
+  test('without a store nothing is enforced', async () => {
+    const policy = createPolicyRefresher({ store: undefined, now: () => now, supportedVersions: undefined, logger: createLogger('silent') });
+    await policy.start();
     expect(policy.current().enforcing).toBe(false);
     expect(policy.health()).toMatchObject({ version: 0, compiledAt: null, enforcingPlans: 0 });
     policy.stop();

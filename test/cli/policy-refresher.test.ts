@@ -22,7 +22,7 @@ describe('createPolicyRefresher', () => {
     vi.useFakeTimers();
     db = openTempDatabase();
     clock = START;
-    refresher = createPolicyRefresher({ db: db.store.db, now: () => clock, supportedVersions: ['2026-07-28'], logger: createLogger('silent') });
+    refresher = createPolicyRefresher({ store: db.backend, now: () => clock, supportedVersions: ['2026-07-28'], logger: createLogger('silent') });
   });
   afterEach(() => {
     refresher.stop();
@@ -30,39 +30,40 @@ describe('createPolicyRefresher', () => {
     db.dispose();
   });
 
-  const advance = (ms: number) => {
+  // Each check the timer fires runs to its end before the next: the SQLite store answers at once.
+  const advance = async (ms: number) => {
     clock += ms;
-    vi.advanceTimersByTime(ms);
+    await vi.advanceTimersByTimeAsync(ms);
   };
 
-  test('a plan written to the store by anyone is in force at the next check', () => {
-    refresher.start();
+  test('a plan written to the store by anyone is in force at the next check', async () => {
+    await refresher.start();
     expect(refresher.current().enforcing).toBe(false);
     const plan = insertPlan(db.store.db, planInput(), clock);
-    advance(1_000);
+    await advance(1_000);
     expect(refresher.current().decide(LEGACY, 'anonymous', clock).headers).toContain('Deprecation');
     updatePlan(db.store.db, plan.id, { action: 'deny' }, clock);
-    advance(1_000);
+    await advance(1_000);
     expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
     expect(refresher.health()).toMatchObject({ enforcingPlans: 1, lastError: null });
   });
 
-  test('with no change the table is still rebuilt at least every 5 s, so gates follow the traffic', () => {
-    refresher.start();
+  test('with no change the table is still rebuilt at least every 5 s, so gates follow the traffic', async () => {
+    await refresher.start();
     const first = refresher.current();
-    advance(4_000);
+    await advance(4_000);
     expect(refresher.current()).toBe(first);
-    advance(1_000);
+    await advance(1_000);
     expect(refresher.current()).not.toBe(first);
     expect(refresher.current().compiledAt).toBe(clock);
   });
 
-  test('a rebuild that fails keeps the table in force and reports why', () => {
+  test('a rebuild that fails keeps the table in force and reports why', async () => {
     insertPlan(db.store.db, planInput({ action: 'deny' }), clock);
-    refresher.start();
+    await refresher.start();
     const inForce = refresher.current();
     db.store.sqlite.exec('DROP TABLE plan_exemptions');
-    refresher.refresh();
+    await refresher.refresh();
     expect(refresher.current()).toBe(inForce);
     expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
     expect(refresher.health().lastError).toMatch(/plan_exemptions/);

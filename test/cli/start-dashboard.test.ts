@@ -15,10 +15,10 @@ describe('startDashboard', () => {
     const db = join(dir, 'shared.db');
     const dashboard = await startDashboard({ config: config(db), logger: createLogger('silent') });
     try {
-      expect(dashboard.health()).toMatchObject({ status: 'ok', reason: null, role: 'dashboard', store: { path: db, available: true, readable: true, error: null }, policy: { storedVersion: 0 }, alerts: { scheduled: false }, metering: null });
+      expect(await dashboard.health()).toMatchObject({ status: 'ok', reason: null, role: 'dashboard', store: { path: db, available: true, readable: true, error: null }, policy: { storedVersion: 0 }, alerts: { scheduled: false }, metering: null });
       // The handle closed under it: the next report must read the store, not remember it.
-      dashboard.store!.sqlite.close();
-      const health = dashboard.health();
+      await dashboard.store!.close();
+      const health = await dashboard.health();
       expect(health).toMatchObject({ status: 'degraded', store: { available: true, readable: false }, policy: { storedVersion: null } });
       expect(health.reason).toMatch(/^database unreadable: .*not open/);
     } finally {
@@ -32,7 +32,7 @@ describe('startDashboard', () => {
     writeFileSync(join(dir, 'missing'), '');
     const dashboard = await startDashboard({ config: config(`${db} password=hunter22`), logger: createLogger('silent') });
     try {
-      const health = dashboard.health();
+      const health = await dashboard.health();
       expect(health).toMatchObject({ status: 'degraded', store: { available: false, readable: false }, policy: { storedVersion: null } });
       expect(health.reason).toMatch(/^database unavailable: /);
       expect(JSON.stringify(health)).not.toContain('hunter22');

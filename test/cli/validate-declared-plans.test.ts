@@ -24,7 +24,7 @@ function failure(plans: Record<string, unknown>[]): string {
 }
 
 describe('validating the plans of the config file', () => {
-  test('a valid plan comes out as the store holds it, with the defaults of the plans API', () => {
+  test('a valid plan comes out as the store holds it, with the defaults of the plans API', async () => {
     const [plan] = validateDeclaredPlans([
       declared({ action: 'deny', policyUrl: POLICY, brownouts: [{ startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T10:00:00Z' }], exemptions: [{ integration: 'tok_a', until: '2027-08-01' }] }),
     ] as never);
@@ -64,7 +64,7 @@ describe('validating the plans of the config file', () => {
     expect(failure([plan])).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 
-  test('the first bad plan is the one named, by its index and key', () => {
+  test('the first bad plan is the one named, by its index and key', async () => {
     expect(failure([declared(), declared({ key: 'sse-2027', scope: { kind: 'transport', value: 'pigeon' } })])).toMatch(/^config plans\[1\] \("sse-2027"\)\.scope\.value: /);
   });
 });

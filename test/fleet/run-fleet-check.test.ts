@@ -31,7 +31,7 @@ describe('runFleetCheck and Retry-After', () => {
     const nodes: FleetNode[] = [{ name: 'busy', url: busy.url.href }, { name: 'quiet', url: quiet.url.href }];
     const check = () =>
       runFleetCheck({
-        db: temp.store.db,
+        store: temp.backend,
         now: () => clock,
         nodes,
         timeoutMs: 2000,

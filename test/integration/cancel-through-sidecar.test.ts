@@ -41,7 +41,7 @@ describe('a legacy request the client gives up on, through the sidecar', () => {
     // Ending the session afterwards does not count the call a second time.
     await transport.terminateSession();
     await client.close();
-    expect(service.flush()).toBe(true);
+    expect(await service.flush()).toBe(true);
     expect(await toolCalls()).toEqual({ cancelled: 1 });
   });
 

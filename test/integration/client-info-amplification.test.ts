@@ -19,7 +19,7 @@ function fileBytes(path: string): number {
  * so its length follows how many flushes ran (the machine's speed), not what is kept.
  */
 function checkpointedBytes(service: TestService): number {
-  service.store!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  service.database().sqlite.pragma('wal_checkpoint(TRUNCATE)');
   return fileBytes(service.dbPath) + fileBytes(`${service.dbPath}-wal`);
 }
 
@@ -42,7 +42,7 @@ describe('callers with ~900 KB clientInfo names', () => {
       expect(response.status).toBe(200);
       upstream.received.length = 0;
     }
-    expect(service.flush()).toBe(true);
+    expect(await service.flush()).toBe(true);
   }, 120_000);
   afterAll(async () => {
     await service?.dispose();
@@ -50,7 +50,7 @@ describe('callers with ~900 KB clientInfo names', () => {
   });
 
   test('each stored clientInfo is cut to the cap, and the database grows by no more than the cap allows', async () => {
-    const stored = service.store!.sqlite.prepare('SELECT client_info_name AS name, client_info_version AS version FROM integrations').all() as { name: string; version: string }[];
+    const stored = service.database().sqlite.prepare('SELECT client_info_name AS name, client_info_version AS version FROM integrations').all() as { name: string; version: string }[];
     expect(stored).toHaveLength(CALLERS);
     for (const row of stored) {
       expect(row.name.length).toBe(MAX_CLIENT_INFO_CHARS);

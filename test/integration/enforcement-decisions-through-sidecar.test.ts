@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import { writeBatch } from '../support/write-batch.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
@@ -55,10 +55,10 @@ async function wouldBlock(service: TestService, filters: Record<string, string> 
   return body.wouldBlock;
 }
 
-/** Served legacy work for `caller` on the day `offsetDays` from today, through the real tally writer. */
-function seedServedLegacyWork(service: TestService, caller: string, offsetDays: number): void {
+/** Served legacy work for `caller` on the day `offsetDays` from today, through the store's tally write. */
+async function seedServedLegacyWork(service: TestService, caller: string, offsetDays: number): Promise<void> {
   const noon = Date.parse(`${day(offsetDays)}T12:00:00Z`);
-  createTallyWriter(service.store!.db)({
+  await writeBatch(service.store!, {
     cells: [{
       minute: noon, node: 'test-node', era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-11-25',
       method: 'tools/call', kind: 'request', outcome: 'served', integration: caller, count: 3, mismatchCount: 0,
@@ -160,9 +160,9 @@ describe('enforcement decisions on real SDK peers through the sidecar', () => {
   test('block-new: a caller with served work in scope before the date passes, a new one is refused', async () => {
     peer = await startV1SessionServer();
     service = await startTestService(new URL(peer.origin), { identity, enforcement });
-    seedServedLegacyWork(service, 'partner-a', -3);
+    await seedServedLegacyWork(service, 'partner-a', -3);
     // A caller seen only outside the scope is new to it.
-    createTallyWriter(service.store!.db)({
+    await writeBatch(service.store!, {
       cells: [{
         minute: Date.parse(`${day(-3)}T12:00:00Z`), node: 'test-node', era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28',
         method: 'tools/call', kind: 'request', outcome: 'served', integration: 'partner-c', count: 5, mismatchCount: 0,
@@ -187,7 +187,7 @@ describe('enforcement decisions on real SDK peers through the sidecar', () => {
   test('the gate holds the cut while an identifiable caller used the scope in the quiet days, and the backstop ends the wait', async () => {
     peer = await startV1SessionServer();
     service = await startTestService(new URL(peer.origin), { identity, enforcement });
-    seedServedLegacyWork(service, 'partner-a', -2);
+    await seedServedLegacyWork(service, 'partner-a', -2);
     const plan = await send(service, 'POST', '/api/v1/plans', legacyPlan({ retireDate: day(-1), quietDays: 30, gate: { backstopDate: day(30) } }));
     const url = new URL('/mcp', service.sidecarUrl);
 

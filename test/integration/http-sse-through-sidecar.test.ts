@@ -86,7 +86,7 @@ describe('SDK v1 on the deprecated HTTP+SSE transport, through the sidecar', () 
       await client.close();
     }
     // Closing the stream afterwards does not count the call a second time.
-    expect(service.flush()).toBe(true);
+    expect(await service.flush()).toBe(true);
     expect(await toolCalls()).toEqual({ cancelled: 1 });
     expect(await trafficTotals(service, 'transport')).toEqual({ 'http+sse': 5 });
   });

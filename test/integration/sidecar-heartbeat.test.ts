@@ -23,13 +23,13 @@ describe('the serving node records itself with its flushes, real SDK peers throu
     await peer?.close();
   });
 
-  const row = () => service.store!.db.select().from(sidecarNodesTable).where(eq(sidecarNodesTable.node, 'test-node')).get();
+  const row = () => service.database().db.select().from(sidecarNodesTable).where(eq(sidecarNodesTable.node, 'test-node')).get();
 
   test('its row names the policy version in force, and moves to the new one after a plan is created', async () => {
     const startedBefore = Date.now();
     await runV2Session(new URL('/mcp', service.sidecarUrl), 'pin');
     await runV1HttpSession(new URL('/mcp', service.sidecarUrl));
-    expect(service.flush()).toBe(true);
+    expect(await service.flush()).toBe(true);
     const first = row();
     expect(first).toMatchObject({ node: 'test-node', kind: 'serve', policyVersion: 0 });
     expect(first!.startedAt).toBeLessThanOrEqual(first!.firstSeen);
@@ -43,9 +43,9 @@ describe('the serving node records itself with its flushes, real SDK peers throu
       body: JSON.stringify({ name: 'Retire the legacy era', scope: { kind: 'era', value: 'legacy' }, announceDate: day(-30), retireDate: day(90), action: 'observe' }),
     });
     expect(response.status).toBe(201);
-    service.refreshPolicy();
+    await service.refreshPolicy();
     await runV2Session(new URL('/mcp', service.sidecarUrl), 'pin');
-    expect(service.flush()).toBe(true);
+    expect(await service.flush()).toBe(true);
 
     const { body } = await service.api('/api/v1/fleet');
     expect(body.policyVersion).toBeGreaterThan(0);

@@ -42,10 +42,10 @@ describe('SDK v1 client and server on Streamable HTTP with sessions, through the
     const integrations = Object.keys(await trafficTotals(service, 'integration'));
     const fingerprint = integrations.find((key) => key.startsWith('tok_'));
     expect(fingerprint).toMatch(/^tok_[0-9a-f]{16}$/);
-    const row = service.store!.sqlite.prepare('select * from integrations where key = ?').get(fingerprint) as Record<string, unknown>;
+    const row = service.database().sqlite.prepare('select * from integrations where key = ?').get(fingerprint) as Record<string, unknown>;
     expect(row).toMatchObject({ source: 'bearer-fingerprint', client_info_name: CLIENT_INFO.name, client_info_version: CLIENT_INFO.version });
     expect(row.last_legacy_seen).toBeTypeOf('number');
-    service.store!.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    service.database().sqlite.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(service.dbPath).includes(token)).toBe(false);
   });
 

@@ -192,58 +192,60 @@ describe('createTallyWriter', () => {
       expect(integrations()).toEqual([]);
     });
 
-    test('through the flusher: empty flushes write the heartbeat at most every 15 s, flushes with counts every time', () => {
+    test('through the flusher: empty flushes write the heartbeat at most every 15 s, flushes with counts every time', async () => {
       let now = NOON;
       const tally = new Tally({ node: 'node-1', now: () => now });
       let policyVersion = 2;
       const writes: number[] = [];
       const flusher = new Flusher({
         tally,
+        node: 'node-1',
         now: () => now,
         intervalMs: 1_000,
-        sink: { write: (batch, heartbeat) => (writes.push(now), write(batch, heartbeat)) },
+        sink: { write: (batches, at, heartbeat) => (writes.push(now), db.backend.writeTally(batches, at, heartbeat)) },
         heartbeat: (at) => beat({ at, policyVersion }),
       });
       const lastFlushAt = () => nodes()[0]?.lastFlushAt;
       for (let second = 0; second <= 31; second += 1) {
         now = NOON + second * 1_000;
-        expect(flusher.flushNow()).toBe(true);
+        expect(await flusher.flushNow()).toBe(true);
       }
       expect(writes).toEqual([NOON, NOON + IDLE_HEARTBEAT_EVERY_MS, NOON + 2 * IDLE_HEARTBEAT_EVERY_MS]);
       expect(lastFlushAt()).toBe(NOON + 30_000);
 
       now += 1_000;
       tally.add({ labels: { era: 'modern', transport: 'streamable-http', reason: 'modern-meta', version: '2026-07-28', method: 'tools/call', kind: 'request', outcome: 'served', integration: 'tok_a' }, integrationSource: 'bearer-fingerprint', clientInfo: undefined, claimMismatch: false });
-      flusher.flushNow();
+      await flusher.flushNow();
       expect(lastFlushAt()).toBe(now);
 
       now += 1_000;
       policyVersion = 3;
-      flusher.flushNow();
+      await flusher.flushNow();
       expect(nodes()[0]).toMatchObject({ lastFlushAt: now, policyVersion: 3 });
       expect(writes).toHaveLength(5);
     });
 
-    test('through the flusher: a failed heartbeat-only flush is retried at the next flush, not 15 s later', () => {
+    test('through the flusher: a failed heartbeat-only flush is retried at the next flush, not 15 s later', async () => {
       let now = NOON;
       let down = true;
       const flusher = new Flusher({
         tally: new Tally({ node: 'node-1', now: () => now }),
+        node: 'node-1',
         now: () => now,
         intervalMs: 1_000,
         sink: {
-          write: (batch, heartbeat) => {
+          write: async (batches, at, heartbeat) => {
             if (down) throw new Error('database is locked');
-            write(batch, heartbeat);
+            return db.backend.writeTally(batches, at, heartbeat);
           },
         },
         heartbeat: (at) => beat({ at }),
       });
-      expect(flusher.flushNow()).toBe(false);
+      expect(await flusher.flushNow()).toBe(false);
       expect(nodes()).toEqual([]);
       now += 1_000;
       down = false;
-      expect(flusher.flushNow()).toBe(true);
+      expect(await flusher.flushNow()).toBe(true);
       expect(nodes()).toEqual([expect.objectContaining({ lastFlushAt: NOON + 1_000 })]);
     });
   });

@@ -5,10 +5,16 @@ import { startService, type RunningService } from '../../server/cli/start-servic
 import type { ConfigInput } from '../../server/config/config-schema.js';
 import { loadConfig } from '../../server/config/load-config.js';
 import { createLogger } from '../../server/lib/create-logger.js';
+import { openDatabase, type SqliteDatabase } from '../../server/store/sqlite/open-database.js';
 
 export interface TestService extends RunningService {
   dir: string;
   dbPath: string;
+  /**
+   * A second SQLite connection to the service's file, opened on first use and closed with the
+   * service: for seeding with the SQLite writers and for raw reads the Store does not offer.
+   */
+  database(): SqliteDatabase;
   /** GET an API path on the service and parse the JSON answer. */
   api<T = any>(path: string): Promise<{ status: number; body: T }>;
   /** Stops the service and removes its temporary directory. */
@@ -24,20 +30,31 @@ export async function startTestService(upstream: URL, overrides: Partial<ConfigI
   });
   const service = await startService({ config, upstream, logger: createLogger(config.logLevel) });
   let stopped = false;
+  let second: SqliteDatabase | undefined;
+  const closeSecond = () => {
+    second?.close();
+    second = undefined;
+  };
   return {
     ...service,
     dir,
     dbPath,
+    database() {
+      second ??= openDatabase(dbPath);
+      return second;
+    },
     async api(path) {
       const response = await fetch(new URL(path, service.apiUrl));
       return { status: response.status, body: (await response.json()) as never };
     },
     async dispose() {
+      closeSecond();
       if (!stopped) await service.stop();
       stopped = true;
       rmSync(dir, { recursive: true, force: true });
     },
     async stop() {
+      closeSecond();
       const final = stopped ? { spooled: 0, lost: 0 } : await service.stop();
       stopped = true;
       return final;

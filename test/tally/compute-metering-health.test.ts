@@ -7,7 +7,7 @@ const HEALTHY: MeteringHealthInput = {
   startedAt: Date.UTC(2026, 11, 1, 12, 0, 0),
   now: Date.UTC(2026, 11, 1, 12, 1, 30, 400),
   store: { path: 'a.db', available: true, error: undefined },
-  flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0 },
+  flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0, spilledEvents: 0 },
   counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2 },
   meteringErrors: 0,
   openSessions: 4,

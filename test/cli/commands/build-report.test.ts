@@ -16,7 +16,7 @@ describe('buildReport', () => {
   });
   afterEach(() => db.dispose());
 
-  test('the legacy share is of served work requests, while the era table counts every message', () => {
+  test('the legacy share is of served work requests, while the era table counts every message', async () => {
     const at = NOW - 2 * HOUR;
     write([
       // Legacy: a handshake, plumbing and a notification (not work), three served calls, two cancelled.
@@ -34,7 +34,7 @@ describe('buildReport', () => {
       // Older than the window.
       trafficCell({ minute: NOW - 3 * 24 * HOUR, method: 'tools/call', count: 100 }),
     ]);
-    const report = buildReport(db.store.db, NOW);
+    const report = await buildReport(db.backend, NOW);
     expect(report.byEra).toEqual({ legacy: 12, modern: 7, unknown: 1 });
     expect(report.total).toBe(20);
     expect(report).toMatchObject({ servedWorkRequests: 8, legacyServedWorkRequests: 4, legacyShare: 0.5 });
@@ -46,12 +46,12 @@ describe('buildReport', () => {
     expect(table).toMatch(/2025-06-18\s+legacy\s+12/);
   });
 
-  test('with messages but no served work request, there is no share', () => {
+  test('with messages but no served work request, there is no share', async () => {
     write([
       trafficCell({ minute: NOW - HOUR, method: 'initialize', reason: 'initialize', count: 2 }),
       trafficCell({ minute: NOW - HOUR, method: 'tools/call', outcome: 'no-response', count: 3 }),
     ]);
-    const report = buildReport(db.store.db, NOW);
+    const report = await buildReport(db.backend, NOW);
     expect(report).toMatchObject({ total: 5, servedWorkRequests: 0, legacyServedWorkRequests: 0, legacyShare: null });
     expect(formatReport(report, 'sunset.db')).toContain('legacy share: no served work requests in this window');
   });

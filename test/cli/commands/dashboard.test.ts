@@ -117,7 +117,8 @@ describe('mcp-sunset dashboard over a store location with a password', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test.each([
-    ['opens', 'postgres://sunset:hunter22@db.invalid/mcp?password=second%2Fsecret'],
+    // Not postgres://, which names a Postgres server: any other location is a SQLite file, which opens here.
+    ['opens', 'sqlite://sunset:hunter22@db.invalid/mcp?password=second%2Fsecret'],
     ['cannot open', 'blocked://sunset:hunter22@db.invalid/mcp?password=second%2Fsecret'],
   ])('never shows the password on /healthz, /metrics, stdout or the logs when the store %s', async (outcome, location) => {
     // A file where the location's first folder would go makes opening fail, with the path in the error.

@@ -53,8 +53,8 @@ describe('mcp-sunset dry-run', () => {
   });
   afterAll(() => db?.dispose());
 
-  test('the table names the date asked about against the retire date, the refused share, and each caller', () => {
-    const text = formatDryRun(buildDryRun(db.store.db, planId, CUT, Date.now()));
+  test('the table names the date asked about against the retire date, the refused share, and each caller', async () => {
+    const text = formatDryRun(await buildDryRun(db.backend, planId, CUT, Date.now()));
     expect(text).toContain(`plan ${planId} "Retire legacy", if the cut came on ${CUT} (its retire date is ${dayBefore(-90)})`);
     expect(text).toContain('(10 days)');
     expect(text).toContain('would refuse 1 of 2 callers in scope: 80 of 200 served work requests (40.00%)');
@@ -64,8 +64,8 @@ describe('mcp-sunset dry-run', () => {
     expect(text).not.toContain('would-block');
   });
 
-  test('an unknown plan is an error naming it', () => {
-    expect(() => buildDryRun(db.store.db, 999, undefined, CUT_AT)).toThrow('no plan 999');
+  test('an unknown plan is an error naming it', async () => {
+    await expect(buildDryRun(db.backend, 999, undefined, CUT_AT)).rejects.toThrow('no plan 999');
   });
 
   test('prints the API\'s JSON with --json from the real command', async () => {

