@@ -1,6 +1,7 @@
 /**
- * `npx tsx bench/postgres-tally.ts`: how many tally cells per second the Postgres store takes when
- * many sidecars flush at once. Each simulated sidecar is a store of its own (its own pool) writing
+ * `npx tsx bench/postgres-tally.ts`: a closed-loop companion of bench/fleet-ingest.ts (the recorded,
+ * open-loop figure): how many tally cells per second the Postgres store takes at most when
+ * sidecars flush back to back, and (BENCH_PG_SHARED=0) what callers shared by the fleet cost. Each simulated sidecar is a store of its own (its own pool) writing
  * one stream of numbered flushes in a closed loop; every flush carries CELLS cells (its node's
  * traffic over INTEGRATIONS callers shared by the whole fleet) and a heartbeat. Postgres is
  * `MCP_SUNSET_BENCH_POSTGRES_URL` when set, else an embedded server started here (fsync on).
