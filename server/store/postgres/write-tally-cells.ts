@@ -1,19 +1,74 @@
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import { isLegacyWorkServed } from '../../protocol/served.js';
 import { classifyRequest } from '../../protocol/work-request.js';
-import type { TallyBatch } from '../../tally/tally-cell.js';
+import type { IntegrationSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
-/** Postgres binds at most 65535 parameters per statement. */
-const MAX_PARAMETERS = 65_535;
 const SEPARATOR = '\u0000';
+
+/** A column a flush writes: its SQL name and type, and how to read it off a row. */
+type Column<T> = readonly [name: string, type: 'bigint' | 'text', read: (row: T) => string | number | null];
 
 type TrafficRow = typeof trafficMinuteTable.$inferInsert & { mismatchCount: number; wouldBlockCount: number };
 type ShareRow = typeof shareDayTable.$inferInsert;
 type LegacyCallerRow = typeof legacyCallerDayTable.$inferInsert;
 type IntegrationRow = Pick<typeof integrationsTable.$inferInsert, 'key' | 'source' | 'firstSeen' | 'lastSeen' | 'lastLegacySeen' | 'clientInfoName' | 'clientInfoVersion'>;
+
+const TRAFFIC_COLUMNS: readonly Column<TrafficRow>[] = [
+  ['bucket_start', 'bigint', (r) => r.bucketStart],
+  ['node', 'text', (r) => r.node],
+  ['era', 'text', (r) => r.era],
+  ['transport', 'text', (r) => r.transport],
+  ['reason', 'text', (r) => r.reason],
+  ['version', 'text', (r) => r.version],
+  ['method', 'text', (r) => r.method],
+  ['kind', 'text', (r) => r.kind],
+  ['outcome', 'text', (r) => r.outcome],
+  ['integration', 'text', (r) => r.integration],
+  ['count', 'bigint', (r) => r.count],
+  ['mismatch_count', 'bigint', (r) => r.mismatchCount],
+  ['would_block_count', 'bigint', (r) => r.wouldBlockCount],
+];
+const TRAFFIC_KEY = 'bucket_start, node, era, transport, reason, version, method, kind, outcome, integration';
+const ADD_TRAFFIC = 'count = t.count + excluded.count, mismatch_count = t.mismatch_count + excluded.mismatch_count, would_block_count = t.would_block_count + excluded.would_block_count';
+
+const SHARE_COLUMNS: readonly Column<ShareRow>[] = [
+  ['day', 'bigint', (r) => r.day],
+  ['node', 'text', (r) => r.node],
+  ['era', 'text', (r) => r.era],
+  ['transport', 'text', (r) => r.transport],
+  ['version', 'text', (r) => r.version],
+  ['outcome', 'text', (r) => r.outcome],
+  ['request_class', 'text', (r) => r.requestClass],
+  ['count', 'bigint', (r) => r.count],
+];
+const SHARE_KEY = 'day, node, era, transport, version, outcome, request_class';
+
+const LEGACY_CALLER_COLUMNS: readonly Column<LegacyCallerRow>[] = [
+  ['day', 'bigint', (r) => r.day],
+  ['integration', 'text', (r) => r.integration],
+  ['count', 'bigint', (r) => r.count],
+];
+
+const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
+  ['key', 'text', (r) => r.key],
+  ['source', 'text', (r) => r.source],
+  ['first_seen', 'bigint', (r) => r.firstSeen],
+  ['last_seen', 'bigint', (r) => r.lastSeen],
+  ['last_legacy_seen', 'bigint', (r) => r.lastLegacySeen ?? null],
+  ['client_info_name', 'text', (r) => r.clientInfoName ?? null],
+  ['client_info_version', 'text', (r) => r.clientInfoVersion ?? null],
+];
+// As the SQLite upsert merges a sighting into the stored caller; `source` stays the first one's.
+const MERGE_INTEGRATION = [
+  'first_seen = least(t.first_seen, excluded.first_seen)',
+  'last_seen = greatest(t.last_seen, excluded.last_seen)',
+  'last_legacy_seen = nullif(greatest(coalesce(t.last_legacy_seen, 0), coalesce(excluded.last_legacy_seen, 0)), 0)',
+  'client_info_name = coalesce(excluded.client_info_name, t.client_info_name)',
+  'client_info_version = coalesce(excluded.client_info_version, t.client_info_version)',
+].join(', ');
 
 const TRAFFIC_TABLES: readonly [Bucket, TrafficTable][] = [
   ['minute', trafficMinuteTable],
@@ -35,9 +90,42 @@ function add<T extends { count: number }>(rows: Map<string, T>, key: string, row
   }
 }
 
-async function upsertChunked<T>(rows: readonly T[], columns: number, upsert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  const size = Math.floor(MAX_PARAMETERS / columns);
-  for (let i = 0; i < rows.length; i += size) await upsert(rows.slice(i, i + size));
+/**
+ * One multi-row upsert of any number of rows: each column travels as one array parameter and
+ * `unnest` turns them back into rows, in order. The statement's text is the same for every flush,
+ * so it stays small and needs no chunking under the 65535-parameter limit.
+ */
+async function upsertRows<T>(db: PgDb, table: string, columns: readonly Column<T>[], rows: readonly T[], key: string, update: string): Promise<void> {
+  if (rows.length === 0) return;
+  const names = columns.map(([name]) => name).join(', ');
+  const arrays = columns.map(([, type, read]) => sql`${sql.param(rows.map(read))}::${sql.raw(type)}[]`);
+  await db.execute(
+    sql`insert into ${sql.identifier(table)} as t (${sql.raw(names)}) select * from unnest(${sql.join(arrays, sql`, `)}) on conflict (${sql.raw(key)}) do update set ${sql.raw(update)}`,
+  );
+}
+
+/**
+ * Postgres text cannot hold NUL, and labels are client-chosen (a method, a clientInfo name): one NUL
+ * would fail every retry of the flush. It is stored as U+FFFD, before the cells are summed by key,
+ * so a label that differs only there folds into the same row rather than into one statement twice.
+ */
+function storable(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+function storableCell(cell: TallyCell): TallyCell {
+  return {
+    ...cell,
+    node: storable(cell.node),
+    version: storable(cell.version),
+    method: storable(cell.method),
+    integration: storable(cell.integration),
+  };
+}
+
+function storableSighting(sighting: IntegrationSighting): IntegrationSighting {
+  const clientInfo = sighting.clientInfo === undefined ? undefined : { name: storable(sighting.clientInfo.name), version: storable(sighting.clientInfo.version) };
+  return { ...sighting, key: storable(sighting.key), source: storable(sighting.source), clientInfo };
 }
 
 /**
@@ -52,7 +140,8 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
   const integrations = new Map<string, IntegrationRow>();
 
   for (const batch of batches) {
-    for (const cell of batch.cells) {
+    for (const raw of batch.cells) {
+      const cell = storableCell(raw);
       const { minute, wouldBlockCount, ...labels } = cell;
       const labelKey = [labels.node, labels.era, labels.transport, labels.reason, labels.version, labels.method, labels.kind, labels.outcome, labels.integration].join(SEPARATOR);
       for (const [bucket] of TRAFFIC_TABLES) {
@@ -69,7 +158,8 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
       add(share, shareKey, { day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
       if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.integration}`, { day, integration: cell.integration, count: cell.count });
     }
-    for (const sighting of batch.integrations) {
+    for (const raw of batch.integrations) {
+      const sighting = storableSighting(raw);
       const row: IntegrationRow = {
         key: sighting.key,
         source: sighting.source,
@@ -95,54 +185,9 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
   }
 
   for (const [bucket, table] of TRAFFIC_TABLES) {
-    const rows = sortedRows(traffic.get(bucket)!);
-    if (rows.length === 0) continue;
-    await upsertChunked(rows, 13, (chunk) =>
-      db
-        .insert(table)
-        .values(chunk)
-        .onConflictDoUpdate({
-          target: [table.bucketStart, table.node, table.era, table.transport, table.reason, table.version, table.method, table.kind, table.outcome, table.integration],
-          set: {
-            count: sql`${table.count} + excluded.count`,
-            mismatchCount: sql`${table.mismatchCount} + excluded.mismatch_count`,
-            wouldBlockCount: sql`${table.wouldBlockCount} + excluded.would_block_count`,
-          },
-        }),
-    );
+    await upsertRows(db, getTableName(table), TRAFFIC_COLUMNS, sortedRows(traffic.get(bucket)!), TRAFFIC_KEY, ADD_TRAFFIC);
   }
-  const shareRows = sortedRows(share);
-  if (shareRows.length > 0) {
-    const t = shareDayTable;
-    await upsertChunked(shareRows, 8, (chunk) =>
-      db
-        .insert(t)
-        .values(chunk)
-        .onConflictDoUpdate({ target: [t.day, t.node, t.era, t.transport, t.version, t.outcome, t.requestClass], set: { count: sql`${t.count} + excluded.count` } }),
-    );
-  }
-  const legacyRows = sortedRows(legacyCallers);
-  if (legacyRows.length > 0) {
-    const t = legacyCallerDayTable;
-    await upsertChunked(legacyRows, 3, (chunk) => db.insert(t).values(chunk).onConflictDoUpdate({ target: [t.day, t.integration], set: { count: sql`${t.count} + excluded.count` } }));
-  }
-  const integrationRows = sortedRows(integrations);
-  if (integrationRows.length > 0) {
-    const t = integrationsTable;
-    await upsertChunked(integrationRows, 7, (chunk) =>
-      db
-        .insert(t)
-        .values(chunk)
-        .onConflictDoUpdate({
-          target: t.key,
-          set: {
-            firstSeen: sql`least(${t.firstSeen}, excluded.first_seen)`,
-            lastSeen: sql`greatest(${t.lastSeen}, excluded.last_seen)`,
-            lastLegacySeen: sql`nullif(greatest(coalesce(${t.lastLegacySeen}, 0), coalesce(excluded.last_legacy_seen, 0)), 0)`,
-            clientInfoName: sql`coalesce(excluded.client_info_name, ${t.clientInfoName})`,
-            clientInfoVersion: sql`coalesce(excluded.client_info_version, ${t.clientInfoVersion})`,
-          },
-        }),
-    );
-  }
+  await upsertRows(db, 'share_day', SHARE_COLUMNS, sortedRows(share), SHARE_KEY, 'count = t.count + excluded.count');
+  await upsertRows(db, 'legacy_caller_day', LEGACY_CALLER_COLUMNS, sortedRows(legacyCallers), 'day, integration', 'count = t.count + excluded.count');
+  await upsertRows(db, 'integrations', INTEGRATION_COLUMNS, sortedRows(integrations), 'key', MERGE_INTEGRATION);
 }

@@ -31,8 +31,10 @@ export async function writeTally(db: PgDb, batches: readonly SequencedBatch[], n
   return db.transaction(async (tx) => {
     const accepted: TallyBatch[] = [];
     for (const batch of batches) if (await advanceStream(tx, batch, now)) accepted.push(batch.batch);
-    await writeTallyCells(tx, accepted);
+    // The node's own row first: the callers' rows, shared with every node, are locked last, so
+    // other nodes' flushes wait on them for as short a time as possible before this commit.
     if (heartbeat !== undefined) await upsertHeartbeat(tx, heartbeat);
+    await writeTallyCells(tx, accepted);
     return { written: accepted.length, skipped: batches.length - accepted.length, writtenEvents: accepted.reduce((sum, batch) => sum + eventsInBatch(batch), 0) };
   });
 }

@@ -69,6 +69,15 @@ describe.each(BACKENDS)('%s store: counts', (_dialect, backend) => {
     expect(none.series.map((s) => s.counts)).toEqual([{}]);
   });
 
+  test('label values with quotes, braces, commas, backslashes and non-ASCII come back as written', async () => {
+    const store = await open();
+    const odd = ['a"b', '{x,y}', 'back\\slash', 'NULL', '', 'ünï ☃', "it's"];
+    await writeCells(store, odd.map((method, i) => cell({ method, count: i + 1 })), odd.map((key) => sighting({ key, clientInfo: { name: key, version: '1' } })));
+    const byMethod = await store.listTraffic({ from: NOON, to: NOON + MINUTE, bucket: 'minute', groupBy: 'method', filters: {} });
+    expect({ ...byMethod.totals }).toEqual(Object.fromEntries(odd.map((method, i) => [method, i + 1])));
+    expect((await store.listIntegrations()).map((i) => [i.key, i.clientInfoName])).toEqual([...odd].sort().map((key) => [key, key]));
+  });
+
   test('counts beyond 32 bits come back as numbers', async () => {
     const store = await open();
     const big = 3_000_000_000;
