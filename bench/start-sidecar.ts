@@ -26,6 +26,8 @@ export async function startSidecar(upstream: URL, plan?: Record<string, unknown>
   if (plan !== undefined) {
     const response = await fetch(new URL('/api/v1/plans', service.apiUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) });
     if (response.status !== 201) throw new Error(`the bench plan was refused: ${await response.text()}`);
+    // The API asks for the rebuild without waiting for it; wait here, so the first measured request meets the plan.
+    await service.refreshPolicy();
     if (service.health().policy.enforcingPlans !== 1) throw new Error('the bench plan is not in force');
   }
   return {

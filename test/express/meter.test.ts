@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { IncomingMessage, request, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -269,6 +270,27 @@ describe('options', () => {
     const app = express();
     const { metered: middleware } = newMeter();
     expect(() => app.use('/mcp', middleware)).not.toThrow();
+  });
+});
+
+describe('opening the store', () => {
+  test('a request that arrives before the store is open waits for it, then goes on to the handler', async () => {
+    const { metered: middleware } = newMeter();
+    // Straight after meter(): the store opens in the background and has not answered yet.
+    const req = new IncomingMessage(new Socket());
+    req.method = 'GET';
+    req.url = '/healthz';
+    const res = new ServerResponse(req);
+    let passed = false;
+    const next = new Promise<unknown>((resolve) =>
+      middleware(req as never, res as never, (error?: unknown) => {
+        passed = true;
+        resolve(error);
+      }),
+    );
+    expect(passed).toBe(false);
+    expect(await next).toBeUndefined();
+    expect(passed).toBe(true);
   });
 });
 
