@@ -24,8 +24,33 @@ describe('metering never fails traffic', () => {
     await peer?.close();
   });
 
-  test('with the database held locked by another connection, requests succeed and lost counts are reported', async () => {
+  test('with the database held locked by another connection, requests succeed, and counts past their attempts wait in the spool until the lock goes', async () => {
     const service = await startTestService(new URL(peer.origin), { flushIntervalMs: 50, flushMaxAttempts: 3 });
+    const locker = new Database(service.dbPath);
+    try {
+      locker.exec('BEGIN EXCLUSIVE');
+      const summary = await runV2Session(new URL('/mcp', service.sidecarUrl), 'pin');
+      expect(summary.sum).toBe('3');
+      // Three failed attempts later the four messages of that session move to the spool, and say so.
+      await expect.poll(async () => (await service.api('/healthz')).body.metering.spooledEvents, { timeout: 5000 }).toBe(4);
+      const { body } = await service.api('/healthz');
+      expect(body.status).toBe('degraded');
+      expect(body.metering.lastFlushError).toMatch(/locked|busy/i);
+      expect(body.metering.droppedEvents).toBe(0);
+      locker.exec('COMMIT');
+
+      await runV2Session(new URL('/mcp', service.sidecarUrl), 'pin');
+      // Once the lock is gone the spool is written back: every message sent is stored, once.
+      expect(await trafficTotals(service, 'era')).toEqual({ modern: 8 });
+      expect((await service.api('/healthz')).body.metering).toMatchObject({ spooledEvents: 0, droppedEvents: 0 });
+    } finally {
+      locker.close();
+      await service.dispose();
+    }
+  });
+
+  test('with the database held locked and no room in the spool, requests succeed and lost counts are reported', async () => {
+    const service = await startTestService(new URL(peer.origin), { flushIntervalMs: 50, flushMaxAttempts: 3, spoolMaxBytes: 1 });
     const locker = new Database(service.dbPath);
     try {
       locker.exec('BEGIN EXCLUSIVE');
@@ -36,6 +61,7 @@ describe('metering never fails traffic', () => {
       const { body } = await service.api('/healthz');
       expect(body.status).toBe('degraded');
       expect(body.metering.lastFlushError).toMatch(/locked|busy/i);
+      expect(body.metering.spooledEvents).toBe(0);
       locker.exec('COMMIT');
 
       await runV2Session(new URL('/mcp', service.sidecarUrl), 'pin');
