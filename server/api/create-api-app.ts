@@ -37,7 +37,7 @@ export interface ApiDeps {
   /** Serves the dashboard's static files at /, when given. */
   dashboard?: RequestHandler;
   /** Told after a plan changed here, so this node's policy is rebuilt at once rather than within seconds. */
-  onPlansChanged?: () => void;
+  onPlansChanged?: () => Promise<void>;
 }
 
 /** The dashboard-side HTTP app: /api/v1, /healthz, /metrics and the dashboard. Never on the proxied port. */

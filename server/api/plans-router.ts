@@ -17,8 +17,8 @@ export interface PlansRouterDeps {
   store: () => Store;
   now: () => number;
   thresholds: TrendThresholds;
-  /** Told after every change to a plan. */
-  onChange?: () => void;
+  /** Told after every change to a plan; the answer waits for it, so this node enforces the change before the client hears of it. */
+  onChange?: () => Promise<void>;
 }
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -65,7 +65,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const input = parseInput(planCreateSchema, req.body);
     checkCoherence(input);
     const plan = await deps.store().insertPlan(toRecordFields(input) as PlanInput, deps.now());
-    deps.onChange?.();
+    await deps.onChange?.();
     res.status(201).location(`/api/v1/plans/${plan.id}`).json(await view(plan, true));
   });
 
@@ -93,7 +93,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const { archived: _archived, ...fields } = toRecordFields(patch);
     checkCoherence({ ...current, ...fields });
     const plan = (await deps.store().updatePlan(id, toRecordFields(patch), deps.now()))!;
-    deps.onChange?.();
+    await deps.onChange?.();
     res.json(await view(plan, true));
   });
 
@@ -102,7 +102,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const { id } = parseInput(idParam, req.params);
     refuseDeclared(await find(id));
     const archived = (await deps.store().updatePlan(id, { archived: true }, deps.now()))!;
-    deps.onChange?.();
+    await deps.onChange?.();
     res.json(await view(archived, false));
   });
   return router;
