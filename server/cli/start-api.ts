@@ -26,7 +26,7 @@ export interface StartApiOptions {
   /** The flusher's health for the metering-loss rule; absent where nothing is metered. */
   metering?: () => MeteringSnapshot;
   /** Told after a plan changed through this API. */
-  onPlansChanged?: () => void;
+  onPlansChanged?: () => Promise<void>;
 }
 
 export interface RunningApi {

@@ -32,16 +32,19 @@ import { syncDeclaredPlans } from './sync-declared-plans.js';
 import { updateIntegration } from './update-integration.js';
 import { updatePlan } from './update-plan.js';
 import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
+import { writeOneFlush } from './write-one-flush.js';
 import { writeTally } from './write-tally.js';
+import type pg from 'pg';
 
 /** The store interface over a Postgres database: each call one statement or one transaction. */
-export function createPostgresStore(db: PgDb, connection: { location: string; close(): Promise<void> }): Store {
+export function createPostgresStore(db: PgDb, connection: { location: string; close(): Promise<void>; pool: pg.Pool }): Store {
   return {
     dialect: 'postgres',
     location: connection.location,
     close: () => connection.close(),
 
-    writeTally: (batches, now, heartbeat) => writeTally(db, batches, now, heartbeat),
+    // The steady state, one batch per flush, takes one round trip; a retry carrying several, a transaction.
+    writeTally: (batches, now, heartbeat) => (batches.length === 1 ? writeOneFlush(connection.pool, batches[0]!, now, heartbeat) : writeTally(db, batches, now, heartbeat)),
     writeLegacySpoolBatches: (entries, now) => writeLegacySpoolBatches(db, entries, now),
     listTraffic: (query) => listTraffic(db, query),
     listShareRows: (from, to, node) => listShareRows(db, from, to, node),

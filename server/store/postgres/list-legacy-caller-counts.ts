@@ -6,7 +6,7 @@ import { legacyCallerDayTable } from './schema/index.js';
 export async function listLegacyCallerCounts(db: PgDb, from: number, to: number): Promise<{ day: number; count: number }[]> {
   const t = legacyCallerDayTable;
   return db
-    .select({ day: t.day, count: sql<number>`count(*)`.mapWith(Number) })
+    .select({ day: t.day, count: sql<number>`count(distinct ${t.integration})`.mapWith(Number) })
     .from(t)
     .where(and(gte(t.day, from), lt(t.day, to)))
     .groupBy(t.day)

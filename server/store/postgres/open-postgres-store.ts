@@ -73,5 +73,5 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end();
     throw error;
   }
-  return createPostgresStore(drizzle(pool, { schema }), { location: redactStoreLocation(url), close: () => pool.end() });
+  return createPostgresStore(drizzle(pool, { schema }), { location: redactStoreLocation(url), close: () => pool.end(), pool });
 }

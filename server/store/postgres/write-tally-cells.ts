@@ -9,14 +9,14 @@ import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable
 const SEPARATOR = '\u0000';
 
 /** A column a flush writes: its SQL name and type, and how to read it off a row. */
-type Column<T> = readonly [name: string, type: 'bigint' | 'text', read: (row: T) => string | number | null];
+export type Column<T> = readonly [name: string, type: 'bigint' | 'text', read: (row: T) => string | number | null];
 
-type TrafficRow = typeof trafficMinuteTable.$inferInsert & { mismatchCount: number; wouldBlockCount: number };
-type ShareRow = typeof shareDayTable.$inferInsert;
-type LegacyCallerRow = typeof legacyCallerDayTable.$inferInsert;
-type IntegrationRow = Pick<typeof integrationsTable.$inferInsert, 'key' | 'source' | 'firstSeen' | 'lastSeen' | 'lastLegacySeen' | 'clientInfoName' | 'clientInfoVersion'>;
+export type TrafficRow = typeof trafficMinuteTable.$inferInsert & { mismatchCount: number; wouldBlockCount: number };
+export type ShareRow = typeof shareDayTable.$inferInsert;
+export type LegacyCallerRow = typeof legacyCallerDayTable.$inferInsert;
+export type IntegrationRow = Pick<typeof integrationsTable.$inferInsert, 'key' | 'source' | 'firstSeen' | 'lastSeen' | 'lastLegacySeen' | 'clientInfoName' | 'clientInfoVersion'>;
 
-const TRAFFIC_COLUMNS: readonly Column<TrafficRow>[] = [
+export const TRAFFIC_COLUMNS: readonly Column<TrafficRow>[] = [
   ['bucket_start', 'bigint', (r) => r.bucketStart],
   ['node', 'text', (r) => r.node],
   ['era', 'text', (r) => r.era],
@@ -31,10 +31,10 @@ const TRAFFIC_COLUMNS: readonly Column<TrafficRow>[] = [
   ['mismatch_count', 'bigint', (r) => r.mismatchCount],
   ['would_block_count', 'bigint', (r) => r.wouldBlockCount],
 ];
-const TRAFFIC_KEY = 'bucket_start, node, era, transport, reason, version, method, kind, outcome, integration';
-const ADD_TRAFFIC = 'count = t.count + excluded.count, mismatch_count = t.mismatch_count + excluded.mismatch_count, would_block_count = t.would_block_count + excluded.would_block_count';
+export const TRAFFIC_KEY = 'bucket_start, node, era, transport, reason, version, method, kind, outcome, integration';
+export const ADD_TRAFFIC = 'count = t.count + excluded.count, mismatch_count = t.mismatch_count + excluded.mismatch_count, would_block_count = t.would_block_count + excluded.would_block_count';
 
-const SHARE_COLUMNS: readonly Column<ShareRow>[] = [
+export const SHARE_COLUMNS: readonly Column<ShareRow>[] = [
   ['day', 'bigint', (r) => r.day],
   ['node', 'text', (r) => r.node],
   ['era', 'text', (r) => r.era],
@@ -44,15 +44,16 @@ const SHARE_COLUMNS: readonly Column<ShareRow>[] = [
   ['request_class', 'text', (r) => r.requestClass],
   ['count', 'bigint', (r) => r.count],
 ];
-const SHARE_KEY = 'day, node, era, transport, version, outcome, request_class';
+export const SHARE_KEY = 'day, node, era, transport, version, outcome, request_class';
 
-const LEGACY_CALLER_COLUMNS: readonly Column<LegacyCallerRow>[] = [
+export const LEGACY_CALLER_COLUMNS: readonly Column<LegacyCallerRow>[] = [
   ['day', 'bigint', (r) => r.day],
+  ['node', 'text', (r) => r.node],
   ['integration', 'text', (r) => r.integration],
   ['count', 'bigint', (r) => r.count],
 ];
 
-const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
+export const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
   ['key', 'text', (r) => r.key],
   ['source', 'text', (r) => r.source],
   ['first_seen', 'bigint', (r) => r.firstSeen],
@@ -62,7 +63,7 @@ const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
   ['client_info_version', 'text', (r) => r.clientInfoVersion ?? null],
 ];
 // As the SQLite upsert merges a sighting into the stored caller; `source` stays the first one's.
-const MERGE_INTEGRATION = [
+export const MERGE_INTEGRATION = [
   'first_seen = least(t.first_seen, excluded.first_seen)',
   'last_seen = greatest(t.last_seen, excluded.last_seen)',
   'last_legacy_seen = nullif(greatest(coalesce(t.last_legacy_seen, 0), coalesce(excluded.last_legacy_seen, 0)), 0)',
@@ -70,7 +71,7 @@ const MERGE_INTEGRATION = [
   'client_info_version = coalesce(excluded.client_info_version, t.client_info_version)',
 ].join(', ');
 
-const TRAFFIC_TABLES: readonly [Bucket, TrafficTable][] = [
+export const TRAFFIC_TABLES: readonly [Bucket, TrafficTable][] = [
   ['minute', trafficMinuteTable],
   ['hour', trafficHourTable],
   ['day', trafficDayTable],
@@ -129,15 +130,31 @@ function storableSighting(sighting: IntegrationSighting): IntegrationSighting {
 }
 
 /**
- * Writes the batches' counts into the traffic tables, the rollups and the integrations, as the
- * SQLite writer does cell by cell, but with one multi-row upsert per table: Postgres refuses one
- * INSERT … ON CONFLICT that touches a key twice, so the cells are first summed by each table's key.
+ * Writes the batches' counts into the traffic tables and the rollups, as the SQLite writer does cell
+ * by cell, but with one multi-row upsert per table: Postgres refuses one INSERT … ON CONFLICT that
+ * touches a key twice, so the cells are first summed by each table's key. Every row carries the
+ * node, so flushes of different nodes never lock the same row.
  */
 export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]): Promise<void> {
+  const rows = tallyRows(batches);
+  for (const [bucket, table] of TRAFFIC_TABLES) await upsertRows(db, getTableName(table), TRAFFIC_COLUMNS, rows.traffic[bucket], TRAFFIC_KEY, ADD_TRAFFIC);
+  await upsertRows(db, 'share_day', SHARE_COLUMNS, rows.share, SHARE_KEY, 'count = t.count + excluded.count');
+  await upsertRows(db, 'legacy_caller_day', LEGACY_CALLER_COLUMNS, rows.legacyCallers, LEGACY_CALLER_KEY, 'count = t.count + excluded.count');
+}
+
+/** The rows a flush upserts per table, summed by each table's key and in key order. */
+export interface TallyRows {
+  traffic: Record<Bucket, TrafficRow[]>;
+  share: ShareRow[];
+  legacyCallers: LegacyCallerRow[];
+}
+
+export const LEGACY_CALLER_KEY = 'day, node, integration';
+
+export function tallyRows(batches: readonly TallyBatch[]): TallyRows {
   const traffic = new Map<Bucket, Map<string, TrafficRow>>(TRAFFIC_TABLES.map(([bucket]) => [bucket, new Map()]));
   const share = new Map<string, ShareRow & { count: number }>();
   const legacyCallers = new Map<string, LegacyCallerRow & { count: number }>();
-  const integrations = new Map<string, IntegrationRow>();
 
   for (const batch of batches) {
     for (const raw of batch.cells) {
@@ -156,8 +173,29 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
       const day = bucketStart(minute, 'day');
       const shareKey = [day, cell.node, cell.era, cell.transport, cell.version, cell.outcome, requestClass].join(SEPARATOR);
       add(share, shareKey, { day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
-      if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.integration}`, { day, integration: cell.integration, count: cell.count });
+      if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.node}${SEPARATOR}${cell.integration}`, { day, node: cell.node, integration: cell.integration, count: cell.count });
     }
+  }
+
+  return {
+    traffic: { minute: sortedRows(traffic.get('minute')!), hour: sortedRows(traffic.get('hour')!), day: sortedRows(traffic.get('day')!) },
+    share: sortedRows(share),
+    legacyCallers: sortedRows(legacyCallers),
+  };
+}
+
+/**
+ * Merges the batches' caller sightings into the integrations (earliest first seen, latest last seen,
+ * newest clientInfo). The merge is idempotent, so writing a sighting twice changes nothing.
+ */
+export async function writeSightings(db: PgDb, batches: readonly TallyBatch[]): Promise<void> {
+  await upsertRows(db, 'integrations', INTEGRATION_COLUMNS, sightingRows(batches), 'key', MERGE_INTEGRATION);
+}
+
+/** The batches' sightings, merged per caller as the stored row will merge them, in key order. */
+export function sightingRows(batches: readonly TallyBatch[]): IntegrationRow[] {
+  const integrations = new Map<string, IntegrationRow>();
+  for (const batch of batches) {
     for (const raw of batch.integrations) {
       const sighting = storableSighting(raw);
       const row: IntegrationRow = {
@@ -184,10 +222,5 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
     }
   }
 
-  for (const [bucket, table] of TRAFFIC_TABLES) {
-    await upsertRows(db, getTableName(table), TRAFFIC_COLUMNS, sortedRows(traffic.get(bucket)!), TRAFFIC_KEY, ADD_TRAFFIC);
-  }
-  await upsertRows(db, 'share_day', SHARE_COLUMNS, sortedRows(share), SHARE_KEY, 'count = t.count + excluded.count');
-  await upsertRows(db, 'legacy_caller_day', LEGACY_CALLER_COLUMNS, sortedRows(legacyCallers), 'day, integration', 'count = t.count + excluded.count');
-  await upsertRows(db, 'integrations', INTEGRATION_COLUMNS, sortedRows(integrations), 'key', MERGE_INTEGRATION);
+  return sortedRows(integrations);
 }

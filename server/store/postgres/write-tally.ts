@@ -5,7 +5,7 @@ import { eventsInBatch } from '../spool-file.js';
 import type { PgDb } from './pg-db.js';
 import { tallyStreamsTable } from './schema/index.js';
 import { upsertHeartbeat } from './upsert-heartbeat.js';
-import { writeTallyCells } from './write-tally-cells.js';
+import { writeSightings, writeTallyCells } from './write-tally-cells.js';
 
 /**
  * Raises the stream's last sequence number to `seq` when it is above it, and answers whether it
@@ -26,15 +26,21 @@ async function advanceStream(db: PgDb, batch: SequencedBatch, now: number): Prom
   return rows.length > 0;
 }
 
-/** Writes the batches in order, each once per stream and sequence number, and the node's heartbeat, in one transaction. */
+/**
+ * Writes the batches' counts in order, each once per stream and sequence number, with the node's
+ * heartbeat, in one transaction that locks only the node's own rows; then the callers' sightings,
+ * which every node shares, in a short one of their own. Sightings merge idempotently, so they are
+ * written for every batch given, new or already counted: a retry after the second step failed
+ * finds its counts written and writes the sightings again.
+ */
 export async function writeTally(db: PgDb, batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<TallyWrite> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const accepted: TallyBatch[] = [];
     for (const batch of batches) if (await advanceStream(tx, batch, now)) accepted.push(batch.batch);
-    // The node's own row first: the callers' rows, shared with every node, are locked last, so
-    // other nodes' flushes wait on them for as short a time as possible before this commit.
     if (heartbeat !== undefined) await upsertHeartbeat(tx, heartbeat);
     await writeTallyCells(tx, accepted);
     return { written: accepted.length, skipped: batches.length - accepted.length, writtenEvents: accepted.reduce((sum, batch) => sum + eventsInBatch(batch), 0) };
   });
+  await writeSightings(db, batches.map((batch) => batch.batch));
+  return result;
 }

@@ -6,7 +6,7 @@ import { legacyCallerDayTable } from './schema/index.js';
 export function listLegacyCallerCounts(db: Db, from: number, to: number): { day: number; count: number }[] {
   const t = legacyCallerDayTable;
   return db
-    .select({ day: t.day, count: sql<number>`count(*)` })
+    .select({ day: t.day, count: sql<number>`count(distinct ${t.integration})` })
     .from(t)
     .where(and(gte(t.day, from), lt(t.day, to)))
     .groupBy(t.day)

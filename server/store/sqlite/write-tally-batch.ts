@@ -92,15 +92,15 @@ function prepareRollupUpserts(db: Db) {
     .prepare();
   const legacyCaller = db
     .insert(legacyCallerDayTable)
-    .values({ day: P('day'), integration: P('integration'), count: P('count') })
-    .onConflictDoUpdate({ target: [legacyCallerDayTable.day, legacyCallerDayTable.integration], set: { count: sql`${legacyCallerDayTable.count} + excluded.count` } })
+    .values({ day: P('day'), node: P('node'), integration: P('integration'), count: P('count') })
+    .onConflictDoUpdate({ target: [legacyCallerDayTable.day, legacyCallerDayTable.node, legacyCallerDayTable.integration], set: { count: sql`${legacyCallerDayTable.count} + excluded.count` } })
     .prepare();
   return (cell: TallyCell) => {
     const requestClass = classifyRequest(cell.kind, cell.method);
     if (requestClass === null) return;
     const day = bucketStart(cell.minute, 'day');
     share.run({ day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
-    if (isLegacyWorkServed(cell)) legacyCaller.run({ day, integration: cell.integration, count: cell.count });
+    if (isLegacyWorkServed(cell)) legacyCaller.run({ day, node: cell.node, integration: cell.integration, count: cell.count });
   };
 }
 

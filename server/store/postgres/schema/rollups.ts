@@ -22,8 +22,9 @@ export const legacyCallerDayTable = pgTable(
   'legacy_caller_day',
   {
     day: bigint('day', { mode: 'number' }).notNull(),
+    node: text('node').notNull(),
     integration: text('integration').notNull(),
     count: bigint('count', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ name: 'legacy_caller_day_pk', columns: [t.day, t.integration] }), index('legacy_caller_day_integration_idx').on(t.integration, t.day)],
+  (t) => [primaryKey({ name: 'legacy_caller_day_pk', columns: [t.day, t.node, t.integration] }), index('legacy_caller_day_integration_idx').on(t.integration, t.day)],
 );

@@ -27,13 +27,15 @@ export const shareDayTable = sqliteTable(
   (t) => [primaryKey({ name: 'share_day_pk', columns: [t.day, t.node, t.era, t.transport, t.version, t.outcome, t.requestClass] })],
 );
 
-/** Served legacy work requests per caller and UTC day: its rows per day are the day's legacy callers. */
+/** Served legacy work requests per caller, node and UTC day: the distinct callers of a day are its legacy callers. */
 export const legacyCallerDayTable = sqliteTable(
   'legacy_caller_day',
   {
     day: integer('day').notNull(),
+    // Per node, so a flush touches its own node's rows only and nodes never wait on each other's locks.
+    node: text('node').notNull(),
     integration: text('integration').notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ name: 'legacy_caller_day_pk', columns: [t.day, t.integration] }), index('legacy_caller_day_integration_idx').on(t.integration, t.day)],
+  (t) => [primaryKey({ name: 'legacy_caller_day_pk', columns: [t.day, t.node, t.integration] }), index('legacy_caller_day_integration_idx').on(t.integration, t.day)],
 );

@@ -1,0 +1,98 @@
+import { getTableName } from 'drizzle-orm';
+import type pg from 'pg';
+import type { NodeHeartbeat, SequencedBatch, TallyWrite } from '../../tally/tally-cell.js';
+import { eventsInBatch } from '../spool-file.js';
+import {
+  ADD_TRAFFIC,
+  INTEGRATION_COLUMNS,
+  LEGACY_CALLER_COLUMNS,
+  LEGACY_CALLER_KEY,
+  MERGE_INTEGRATION,
+  SHARE_COLUMNS,
+  SHARE_KEY,
+  sightingRows,
+  tallyRows,
+  TRAFFIC_COLUMNS,
+  TRAFFIC_KEY,
+  TRAFFIC_TABLES,
+  type Column,
+} from './write-tally-cells.js';
+
+interface Part {
+  name: string;
+  table: string;
+  columns: readonly Column<any>[];
+  key: string;
+  update: string;
+  /** Written only when the stream accepted the batch; sightings merge idempotently and always are. */
+  counted: boolean;
+}
+
+const PARTS: readonly Part[] = [
+  ...TRAFFIC_TABLES.map(([bucket, table]) => ({ name: bucket, table: getTableName(table), columns: TRAFFIC_COLUMNS, key: TRAFFIC_KEY, update: ADD_TRAFFIC, counted: true })),
+  { name: 'share', table: 'share_day', columns: SHARE_COLUMNS, key: SHARE_KEY, update: 'count = t.count + excluded.count', counted: true },
+  { name: 'legacy', table: 'legacy_caller_day', columns: LEGACY_CALLER_COLUMNS, key: LEGACY_CALLER_KEY, update: 'count = t.count + excluded.count', counted: true },
+  { name: 'sightings', table: 'integrations', columns: INTEGRATION_COLUMNS, key: 'key', update: MERGE_INTEGRATION, counted: false },
+];
+
+/** $1–$4 the stream, $5–$10 the heartbeat, then one array parameter per column of each part. */
+const FIRST_ARRAY = 11;
+
+function statementText(): string {
+  let next = FIRST_ARRAY;
+  const parts = PARTS.map((part) => {
+    const names = part.columns.map(([name]) => name).join(', ');
+    const arrays = part.columns.map(([, type]) => `$${next++}::${type}[]`).join(', ');
+    const only = part.counted ? ' where exists (select 1 from accepted)' : '';
+    return `${part.name} as (insert into "${part.table}" as t (${names}) select * from unnest(${arrays})${only} on conflict (${part.key}) do update set ${part.update})`;
+  });
+  return [
+    'with accepted as (',
+    '  insert into tally_streams as t (stream, node, last_seq, updated_at) values ($1, $2, $3, $4)',
+    '  on conflict (stream) do update set last_seq = excluded.last_seq, updated_at = excluded.updated_at, node = excluded.node',
+    '  where t.last_seq < excluded.last_seq returning 1',
+    '), heartbeat as (',
+    '  insert into sidecar_nodes as t (node, kind, first_seen, last_flush_at, policy_version, started_at)',
+    '  select $5, $6, $7, $7, $8, $9 where $10::boolean',
+    '  on conflict (node) do update set kind = excluded.kind, last_flush_at = excluded.last_flush_at, policy_version = excluded.policy_version, started_at = excluded.started_at',
+    `), ${parts.join(', ')}`,
+    'select count(*)::int as written from accepted',
+  ].join('\n');
+}
+
+const TEXT = statementText();
+
+/**
+ * One flush of one batch in a single statement, hence one round trip and one implicit transaction:
+ * the stream moves past the batch's sequence number, and only if it did are the counts written;
+ * the heartbeat and the sightings go with it. Named, so each connection parses and plans it once.
+ * Two attempts of one batch at once serialise on the stream's row: the later one finds it moved
+ * and writes no counts.
+ */
+export async function writeOneFlush(pool: pg.Pool, batch: SequencedBatch, now: number, heartbeat: NodeHeartbeat | undefined): Promise<TallyWrite> {
+  const rows = tallyRows([batch.batch]);
+  const byPart: Record<string, readonly unknown[]> = {
+    minute: rows.traffic.minute,
+    hour: rows.traffic.hour,
+    day: rows.traffic.day,
+    share: rows.share,
+    legacy: rows.legacyCallers,
+    sightings: sightingRows([batch.batch]),
+  };
+  const values: unknown[] = [
+    batch.stream,
+    batch.node,
+    batch.seq,
+    now,
+    heartbeat?.node ?? null,
+    heartbeat?.kind ?? null,
+    heartbeat?.at ?? null,
+    heartbeat?.policyVersion ?? null,
+    heartbeat?.startedAt ?? null,
+    heartbeat !== undefined,
+  ];
+  for (const part of PARTS) for (const [, , read] of part.columns) values.push(byPart[part.name]!.map((row) => read(row)));
+  const result = await pool.query<{ written: number }>({ name: 'mcp-sunset-write-one-flush', text: TEXT, values });
+  const written = result.rows[0]?.written ?? 0;
+  return { written, skipped: 1 - written, writtenEvents: written === 1 ? eventsInBatch(batch.batch) : 0 };
+}
