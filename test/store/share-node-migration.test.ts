@@ -84,3 +84,37 @@ describe('migration 0005: the share by node, and the flush streams', () => {
     }
   });
 });
+
+describe('migration 0006: legacy callers per node', () => {
+  test('rebuilds legacy_caller_day from traffic_day with each row\'s node, equal to what the writer files now; a day\'s distinct callers stay counted once', async () => {
+    // One caller on two nodes the same day: a row per node now, still one caller that day.
+    const cells = [...CELLS, trafficCell({ minute: DAY, node: 'edge-b', method: 'tools/call', integration: 'tok_a', count: 1 }), trafficCell({ minute: DAY, node: 'edge-a', method: 'tools/call', integration: 'tok_b', count: 2 })];
+    const path = join(scratch(), 'old.db');
+    const old = openDatabase(path, { migrate: false });
+    migrate(old.db, { migrationsFolder: migrationsBefore('0006_legacy_callers_per_node') });
+    const insertTraffic = old.sqlite.prepare(
+      'insert into traffic_day (bucket_start, node, era, transport, reason, version, method, kind, outcome, integration, count, mismatch_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) on conflict do update set count = count + excluded.count',
+    );
+    for (const c of cells) insertTraffic.run(c.minute, c.node, c.era, c.transport, c.reason, c.version, c.method, c.kind, c.outcome, c.integration, c.count);
+    // What the writer of 0005 left: served legacy work per caller and day, over every node.
+    old.sqlite.exec(
+      `insert into legacy_caller_day select bucket_start, integration, sum(count) from traffic_day where kind = 'request' and method not in ('initialize', 'server/discover', 'ping', 'logging/setLevel') and (outcome = 'served-as-legacy' or (era = 'legacy' and outcome = 'served')) group by 1, 2`,
+    );
+    old.close();
+
+    const migrated = openDatabase(path);
+    const fresh = openTempDatabase();
+    try {
+      createTallyWriter(fresh.store.db)({ cells, integrations: [] });
+      const query = 'select * from legacy_caller_day order by day, node, integration';
+      const rows = migrated.sqlite.prepare(query).all() as { node: string; integration: string }[];
+      expect(rows).toEqual(fresh.store.sqlite.prepare(query).all());
+      expect(rows.filter((row) => row.integration === 'tok_a').map((row) => row.node).sort()).toEqual(['edge-a', 'edge-b']);
+      const counts = await createSqliteStore(migrated).listLegacyCallerCounts(DAY, DAY + 2 * DAY_MS);
+      expect(counts).toEqual([{ day: DAY, count: 2 }]);
+    } finally {
+      migrated.close();
+      fresh.dispose();
+    }
+  });
+});
