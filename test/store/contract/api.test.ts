@@ -17,7 +17,7 @@ function history(): TallyCell[] {
       const path = legacy ? {} : { era: 'modern' as const, reason: 'modern-meta' as const, version: '2026-07-28' };
       cells.push(cell({ minute, node, integration: caller, count: 10 + i, ...path }));
       cells.push(cell({ minute, node, integration: caller, method: legacy ? 'initialize' : 'server/discover', reason: legacy ? 'initialize' : 'modern-meta', count: 1, ...(legacy ? {} : path) }));
-      if (d % 7 === 0) cells.push(cell({ minute, node, integration: caller, outcome: 'error', count: 2, ...path }));
+      if (d % 7 === 0) cells.push(cell({ minute, node, integration: caller, outcome: 'server-error', count: 2, ...path }));
     }
   }
   return cells;

@@ -28,17 +28,22 @@ function trafficColumns() {
 
 type TrafficColumns = ReturnType<typeof trafficColumns>;
 
-function trafficTable(name: string) {
+/**
+ * `byIntegration`: an index for one caller's rows over a long range (hours and days, kept for
+ * months). The minute table goes without: it takes the most writes of any table, every flush, and a
+ * minute query spans at most about a week, which its primary key, led by the bucket, serves.
+ */
+function trafficTable(name: string, byIntegration: boolean) {
   return sqliteTable(name, trafficColumns(), (t: { [K in keyof TrafficColumns]: any }) => [
     primaryKey({
       name: `${name}_pk`,
       columns: [t.bucketStart, t.node, t.era, t.transport, t.reason, t.version, t.method, t.kind, t.outcome, t.integration],
     }),
-    index(`${name}_integration_idx`).on(t.integration, t.bucketStart),
+    ...(byIntegration ? [index(`${name}_integration_idx`).on(t.integration, t.bucketStart)] : []),
   ]);
 }
 
-export const trafficMinuteTable = trafficTable('traffic_minute');
-export const trafficHourTable = trafficTable('traffic_hour');
-export const trafficDayTable = trafficTable('traffic_day');
+export const trafficMinuteTable = trafficTable('traffic_minute', false);
+export const trafficHourTable = trafficTable('traffic_hour', true);
+export const trafficDayTable = trafficTable('traffic_day', true);
 export type TrafficTable = typeof trafficMinuteTable;
