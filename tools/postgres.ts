@@ -11,7 +11,13 @@ if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
   process.stderr.write(`postgres: --port must be a port number, got ${values.port}\n`);
   process.exit(2);
 }
-const postgres = await startLocalPostgres({ dir: values.dir, port });
+let postgres;
+try {
+  postgres = await startLocalPostgres({ dir: values.dir, port });
+} catch (error) {
+  process.stderr.write(`postgres: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+  process.exit(1);
+}
 process.stdout.write(`postgres ready: ${postgres.url}\n  stop with Ctrl-C\n`);
 const stop = async () => {
   await postgres.stop();

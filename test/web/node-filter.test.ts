@@ -35,7 +35,7 @@ describe('the node picker', () => {
     const page = await rig.browser.newPage();
     const calls = recordApiCalls(page);
     await openDashboard(page, rig.service.apiUrl);
-    const options = await page.locator('[data-testid="node-select"] option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    const options = await page.locator('[data-testid="node-select"] option').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     expect(options[0]).toBe('');
     expect(options).toEqual(expect.arrayContaining(['edge-a', 'edge-b']));
     const fleetShares = (await readChart(page, 'share')).datasets.find((d) => d.key === 'share')!.data.flatMap((p) => (p.y === null ? [] : [p.y]));
