@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { BUCKET_MS, bucketStart, type Bucket } from '../../lib/time-bucket.js';
+import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
+import { shapeTrafficSeries } from '../shape-traffic-series.js';
 import { TRAFFIC_DIMENSIONS, type TrafficQuery, type TrafficSeries } from '../sqlite/list-traffic.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
@@ -32,31 +33,5 @@ export async function listTraffic(db: PgDb, query: TrafficQuery): Promise<Traffi
     .where(and(...conditions))
     .groupBy(table.bucketStart, group);
 
-  // Group names are client-chosen (a method called `constructor`): no prototype to collide with.
-  const byStart = new Map<number, Record<string, number>>();
-  for (let start = first; start < query.to; start += BUCKET_MS[query.bucket]) byStart.set(start, countsRecord());
-  const totals = countsRecord();
-  let claimMismatches = 0;
-  let wouldBlock = 0;
-  for (const row of rows) {
-    const counts = byStart.get(row.start);
-    if (counts !== undefined) counts[row.group] = (counts[row.group] ?? 0) + row.count;
-    totals[row.group] = (totals[row.group] ?? 0) + row.count;
-    claimMismatches += row.mismatches;
-    wouldBlock += row.wouldBlock;
-  }
-  return {
-    bucket: query.bucket,
-    groupBy: query.groupBy,
-    from: new Date(first).toISOString(),
-    to: new Date(query.to).toISOString(),
-    series: [...byStart].map(([start, counts]) => ({ start: new Date(start).toISOString(), counts })),
-    totals,
-    claimMismatches,
-    wouldBlock,
-  };
-}
-
-function countsRecord(): Record<string, number> {
-  return Object.create(null) as Record<string, number>;
+  return shapeTrafficSeries(query, first, rows);
 }
