@@ -32,7 +32,7 @@ const PATHS = [
 ] as const;
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-fleet-bench-'));
-const postgres = await startLocalPostgres({ dir, port: 54_000 + Math.floor(Math.random() * 1000), maxConnections: SIDECARS + 50 });
+const postgres = await startLocalPostgres({ dir, maxConnections: SIDECARS + 50 });
 process.stderr.write(`postgres up; opening ${SIDECARS} stores…\n`);
 const stores: Store[] = [];
 for (let i = 0; i < SIDECARS; i += 1) stores.push(await openStore(postgres.url));

@@ -61,7 +61,7 @@ async function seed(store: Store, days: TallyCell[][]): Promise<number> {
 const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-fleet-queries-'));
 // A folder of its own: as root, Postgres runs as another user, who must reach it (a private temp folder would not do).
 const pgDir = mkdtempSync(join(tmpdir(), 'mcp-sunset-fleet-queries-pg-'));
-const postgres = await startLocalPostgres({ dir: pgDir, port: 55_000 + Math.floor(Math.random() * 1000) });
+const postgres = await startLocalPostgres({ dir: pgDir });
 const stores: { name: string; store: Store }[] = [
   { name: 'SQLite', store: await openStore(join(dir, 'fleet.db')) },
   { name: 'Postgres', store: await openStore(postgres.url) },

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { loadEmbeddedPostgres } from './load-embedded-postgres.js';
 
 export interface LocalPostgresOptions {
   /** Where the data lives; kept across runs. */
   dir: string;
-  port: number;
+  /** A free one unless given. */
+  port?: number;
   /** Server connections allowed (a fleet of simulated sidecars needs more than the default 100). */
   maxConnections?: number;
   onLog?: (line: string) => void;
@@ -16,6 +18,20 @@ export interface LocalPostgres {
   /** A URL for the `mcp_sunset` database, password included. */
   url: string;
   stop(): Promise<void>;
+  /** Starts it again after a stop, with its data. */
+  start(): Promise<void>;
+}
+
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolvePort(address.port) : reject(new Error('no free port'))));
+    });
+  });
 }
 
 /** The nearest existing folder above `dir` that other users may not enter, if any. */
@@ -37,27 +53,38 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   const isRoot = process.getuid?.() === 0;
   // As root, Postgres runs as the `postgres` user, who must be able to enter every folder above its data.
   const hidden = isRoot ? closedAncestor(dir) : undefined;
-  if (hidden !== undefined) throw new Error(`${hidden} is closed to other users, and as root Postgres runs as the postgres user: pass --dir under a folder others may enter, such as /var/lib/mcp-sunset/postgres`);
+  if (hidden !== undefined) throw new Error(`${hidden} is closed to other users, and as root Postgres runs as the postgres user: keep its data under folders others may enter, such as /var/lib/mcp-sunset/postgres`);
   mkdirSync(dir, { recursive: true });
   if (isRoot) chmodSync(dir, 0o755);
   const passwordFile = join(dir, 'password');
   const fresh = !existsSync(join(dir, 'data', 'PG_VERSION'));
   if (fresh) writeFileSync(passwordFile, randomBytes(12).toString('hex'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
+  const port = options.port ?? (await freePort());
+  const logs: string[] = [];
+  const log = (line: string) => {
+    logs.push(line);
+    options.onLog?.(line);
+  };
   const server = new (await loadEmbeddedPostgres())({
     databaseDir: join(dir, 'data'),
-    port: options.port,
+    port,
     user: 'postgres',
     password,
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--lc-messages=C', '--locale=C'],
     postgresFlags: ['-c', `max_connections=${options.maxConnections ?? 100}`],
-    onLog: (message) => options.onLog?.(String(message)),
-    onError: (error) => options.onLog?.(String(error)),
+    onLog: (message) => log(String(message)),
+    onError: (error) => log(String(error)),
   });
-  if (fresh) await server.initialise();
-  await server.start();
-  if (fresh) await server.createDatabase('mcp_sunset');
-  return { url: `postgres://postgres:${password}@127.0.0.1:${options.port}/mcp_sunset`, stop: () => server.stop() };
+  try {
+    if (fresh) await server.initialise();
+    await server.start();
+    if (fresh) await server.createDatabase('mcp_sunset');
+  } catch (error) {
+    await server.stop().catch(() => {});
+    throw new Error(`embedded Postgres did not start: ${String(error)}\n${logs.join('')}`);
+  }
+  return { url: `postgres://postgres:${password}@127.0.0.1:${port}/mcp_sunset`, stop: () => server.stop(), start: () => server.start() };
 }
