@@ -49,8 +49,9 @@ export interface AlertEvaluationSave {
 /**
  * Everything above the store reads and writes through this: the API, the views, the alerts, the
  * policy refresher and the flusher. SQLite (embedded, one node) and Postgres (shared by a fleet)
- * implement it alike; one contract suite runs against both. Every call is one statement or one
- * transaction, so no caller holds a transaction open across its own awaits.
+ * implement it alike; one contract suite runs against both. Every call does its writes in one
+ * statement or one transaction (a flush's sightings, which merge idempotently, may follow its counts
+ * in a second), so no caller holds a transaction open across its own awaits.
  */
 export interface Store {
   readonly dialect: StoreDialect;
@@ -59,7 +60,10 @@ export interface Store {
   close(): Promise<void>;
 
   // Counts
-  /** Writes the batches in order, and the node's heartbeat when given, in one transaction. */
+  /**
+   * Writes the batches' counts in order, each once per stream and sequence number, with the node's
+   * heartbeat when given, in one transaction; and the batches' caller sightings, merged idempotently.
+   */
   writeTally(batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<TallyWrite>;
   /** Spooled batches from before stream ids (a string id each), written once by that id. */
   writeLegacySpoolBatches(entries: readonly { batchId: string; batch: TallyBatch }[], now: number): Promise<TallyWrite>;
