@@ -132,6 +132,16 @@ export class Flusher {
     this.state.lastAttemptAt = now;
     this.drainIntoRetained();
     const heartbeat = this.heartbeatAt(now);
+    // While the store stays away, an empty write asks whether it is back before the spill (up to
+    // its bound, parsed on the event loop the proxy shares) is read for a write that would fail too.
+    if (this.state.consecutiveFailures > 0 && this.spilledEvents() > 0) {
+      try {
+        await this.options.sink.write([], now);
+      } catch (error) {
+        this.failed(error, final);
+        return false;
+      }
+    }
     const spilled = this.readSpill();
     if (spilled.length === 0 && this.retained.length === 0 && (heartbeat === undefined || !idleHeartbeatDue(this.lastHeartbeat, heartbeat))) {
       // Nothing written proves nothing about the store: keep any error until a real write succeeds.

@@ -135,3 +135,35 @@ describe('Flusher with a spill', () => {
     expect(sink.calls.flat()).toEqual([...new Set(sink.calls.flat())]);
   });
 });
+
+describe('Flusher with a spill, while the store stays away', () => {
+  test('the spill is not read again until an empty write finds the store back; then it is read once and written first', async () => {
+    const { sink, spill, flusher, add, sent } = setup(100);
+    let reads = 0;
+    const read = spill.read.bind(spill);
+    spill.read = () => {
+      reads += 1;
+      return read();
+    };
+    sink.down = true;
+    for (let i = 0; i < 3; i += 1) {
+      add(1);
+      await flusher.flushNow();
+    }
+    expect(spill.batches.length).toBeGreaterThan(0);
+    const readsWhileDown = reads;
+    for (let i = 0; i < 5; i += 1) {
+      add(1);
+      await flusher.flushNow();
+    }
+    // Each of these flushes stopped at its empty probe.
+    expect(reads).toBe(readsWhileDown);
+    expect(sink.calls.slice(-5)).toEqual([[], [], [], [], []]);
+
+    sink.down = false;
+    expect(await flusher.flushNow()).toBe(true);
+    expect(reads).toBe(readsWhileDown + 1);
+    expect(sink.events).toBe(sent());
+    expect(spill.batches).toEqual([]);
+  });
+});

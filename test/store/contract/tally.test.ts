@@ -14,6 +14,12 @@ describe.each(BACKENDS)('%s store: counts', (_dialect, backend) => {
     expect(traffic.series.map((s) => s.counts)).toEqual([{}, {}, {}]);
   });
 
+  test('an empty write (the flusher asking whether the store is back) succeeds and writes nothing', async () => {
+    const store = await open();
+    expect(await store.writeTally([], NOON)).toEqual({ written: 0, skipped: 0, writtenEvents: 0 });
+    expect(await store.listSidecarNodes()).toEqual([]);
+  });
+
   test('each cell lands in its minute, hour and day bucket, and every bucket of the range is present', async () => {
     const store = await open();
     const cells = [cell({ minute: NOON + MINUTE, count: 2, mismatchCount: 1 }), cell({ minute: NOON + 2 * MINUTE, count: 3 }), cell({ minute: NOON + HOUR, count: 4, wouldBlockCount: 2 })];
