@@ -4,7 +4,7 @@ import { isLegacyServed, isLegacyWorkServed, isServed } from '../../server/proto
 import { ERAS, MESSAGE_KINDS, OUTCOMES } from '../../server/protocol/vocabulary.js';
 import { classifyRequest, countsToward, SHARE_BASES } from '../../server/protocol/work-request.js';
 import { legacyCallerDayTable, shareDayTable, trafficDayTable } from '../../server/store/sqlite/schema/index.js';
-import { requestsOnBasis, servedInScope, servedRequests } from '../../server/store/sqlite/served-in-scope.js';
+import { requestsOnBasis, servedInScope, servedRequests } from '../../server/store/served-in-scope.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';

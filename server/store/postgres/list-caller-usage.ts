@@ -4,7 +4,7 @@ import type { PlanScopeKind } from '../sqlite/schema/index.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
-import { inScopeShape, requestsOnBasis, servedInScope, servedRequests } from './served-in-scope.js';
+import { inScopeShape, requestsOnBasis, servedInScope, servedRequests } from '../served-in-scope.js';
 
 type Scope = { kind: PlanScopeKind; value: string };
 

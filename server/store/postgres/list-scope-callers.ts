@@ -4,7 +4,7 @@ import type { PlanScopeKind } from '../sqlite/schema/index.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
-import { servedInScope } from './served-in-scope.js';
+import { servedInScope } from '../served-in-scope.js';
 
 /**
  * Every caller with served work requests in the scope on the day rows starting in [from, to):

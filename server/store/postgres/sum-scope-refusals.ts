@@ -4,7 +4,7 @@ import type { PlanScopeKind } from '../sqlite/schema/index.js';
 import type { ScopeRefusals } from '../sqlite/sum-scope-refusals.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
-import { inScopeShape } from './served-in-scope.js';
+import { inScopeShape } from '../served-in-scope.js';
 
 const TABLES: Readonly<Record<Bucket, TrafficTable>> = { minute: trafficMinuteTable, hour: trafficHourTable, day: trafficDayTable };
 

@@ -3,7 +3,7 @@ import type { ShareBasis } from '../../protocol/work-request.js';
 import type { PlanScopeKind } from '../sqlite/schema/index.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
-import { servedInScope, servedRequests } from './served-in-scope.js';
+import { servedInScope, servedRequests } from '../served-in-scope.js';
 
 /** Served requests on a basis since `since` (UTC day rows): all of them, and those in the scope. */
 export async function sumScopeShare(db: PgDb, scope: { kind: PlanScopeKind; value: string }, basis: ShareBasis, since: number): Promise<{ inScope: number; total: number }> {

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
-import { requestsOnBasis, servedInScope, servedRequests } from './served-in-scope.js';
+import { requestsOnBasis, servedInScope, servedRequests } from '../served-in-scope.js';
 
 export interface CallerVolume {
   integration: string;

@@ -1,7 +1,7 @@
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
-import { servedInScope } from './served-in-scope.js';
+import { servedInScope } from '../served-in-scope.js';
 
 /** One caller's served work requests in a plan's scope over a span of UTC day rows. */
 export interface ScopeCallerRow {

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, min, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
+import { inScopeShape } from '../served-in-scope.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type PlanScopeKind, type TrafficTable } from './schema/index.js';
 
@@ -35,14 +36,13 @@ export function bucketFor(db: Db, from: number): Bucket {
  */
 export function sumScopeRefusals(db: Db, scope: { kind: PlanScopeKind; value: string }, span: { from: number; to: number }, bucket: Bucket): ScopeRefusals {
   const t = TABLES[bucket];
-  const shape = scope.kind === 'era' ? sql`${t.era} = ${scope.value}` : scope.kind === 'transport' ? sql`${t.transport} = ${scope.value}` : eq(t.version, scope.value);
   const row = db
     .select({
       refused: sql<number>`coalesce(sum(case when ${t.outcome} = 'blocked' then ${t.count} else 0 end), 0)`,
       wouldBlock: sql<number>`coalesce(sum(${t.wouldBlockCount}), 0)`,
     })
     .from(t)
-    .where(and(gte(t.bucketStart, bucketStart(span.from, bucket)), lt(t.bucketStart, span.to), eq(t.kind, 'request'), shape))
+    .where(and(gte(t.bucketStart, bucketStart(span.from, bucket)), lt(t.bucketStart, span.to), eq(t.kind, 'request'), inScopeShape(t, scope)))
     .get();
   return { refused: row?.refused ?? 0, wouldBlock: row?.wouldBlock ?? 0, bucket };
 }

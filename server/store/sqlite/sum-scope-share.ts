@@ -2,7 +2,7 @@ import { and, gte, sql } from 'drizzle-orm';
 import type { ShareBasis } from '../../protocol/work-request.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
-import { servedInScope, servedRequests } from './served-in-scope.js';
+import { servedInScope, servedRequests } from '../served-in-scope.js';
 
 /** Served requests on a basis since `since` (UTC day rows): all of them, and those in the scope. */
 export function sumScopeShare(db: Db, scope: { kind: PlanScopeKind; value: string }, basis: ShareBasis, since: number): { inScope: number; total: number } {

@@ -1,7 +1,7 @@
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
-import { servedRequests } from './served-in-scope.js';
+import { servedRequests } from '../served-in-scope.js';
 
 /** Served work requests of every era and caller on the day rows starting in [from, to). */
 export function sumServedRequests(db: Db, span: { from: number; to: number }): number {

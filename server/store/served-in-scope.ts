@@ -1,16 +1,28 @@
-import { and, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type ShareBasis } from '../../protocol/work-request.js';
-import type { PlanScopeKind } from '../sqlite/schema/index.js';
-import type { TrafficTable } from './schema/index.js';
+import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type ShareBasis } from '../protocol/work-request.js';
+import type { PlanScopeKind } from './sqlite/schema/index.js';
+
+/** The traffic columns the predicates read, of either backend's traffic tables: the SQL is the same on both. */
+export interface TrafficColumns {
+  kind: Column;
+  method: Column;
+  outcome: Column;
+  era: Column;
+  transport: Column;
+  version: Column;
+}
 
 /** The SQL form of classifyRequest in server/protocol/work-request.ts: the client requests a basis counts. */
-export function requestsOnBasis(t: TrafficTable, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
+export function requestsOnBasis(t: TrafficColumns, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
   const request = eq(t.kind, 'request');
   return basis === 'all-requests' ? request : and(request, notInArray(t.method, [...NEGOTIATION_METHODS, ...PLUMBING_METHODS]))!;
 }
 
-/** The SQL form of isServed / isLegacyServed in server/protocol/served.ts, for one plan scope, over the requests the basis counts. */
-export function servedInScope(t: TrafficTable, scope: { kind: PlanScopeKind; value: string }, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
+/**
+ * The SQL form of isServed / isLegacyServed in server/protocol/served.ts, for one plan scope,
+ * over the requests the basis counts (work requests unless asked otherwise).
+ */
+export function servedInScope(t: TrafficColumns, scope: { kind: PlanScopeKind; value: string }, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
   const counted = requestsOnBasis(t, basis);
   const served = inArray(t.outcome, ['served', 'served-as-legacy']);
   // Scope values arrive as plain strings (a version is open-ended); compare them as SQL text.
@@ -25,11 +37,11 @@ export function servedInScope(t: TrafficTable, scope: { kind: PlanScopeKind; val
 }
 
 /** Served requests on a basis (work requests unless asked otherwise), any scope. */
-export function servedRequests(t: TrafficTable, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
+export function servedRequests(t: TrafficColumns, basis: ShareBasis = DEFAULT_SHARE_BASIS): SQL {
   return and(requestsOnBasis(t, basis), inArray(t.outcome, ['served', 'served-as-legacy']))!;
 }
 
 /** A request shaped like the scope, served or not: what a refusal is matched on. */
-export function inScopeShape(t: TrafficTable, scope: { kind: PlanScopeKind; value: string }): SQL {
+export function inScopeShape(t: TrafficColumns, scope: { kind: PlanScopeKind; value: string }): SQL {
   return scope.kind === 'era' ? sql`${t.era} = ${scope.value}` : scope.kind === 'transport' ? sql`${t.transport} = ${scope.value}` : eq(t.version, scope.value);
 }
