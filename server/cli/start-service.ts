@@ -12,7 +12,7 @@ import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
 import { startApi } from './start-api.js';
-import { createPolicyRefresher, type PolicyHealth } from './policy-refresher.js';
+import { createPolicyRefresher, type PolicyHealth } from '../metering/create-policy-refresher.js';
 
 export interface RunningService {
   sidecarUrl: URL;

@@ -3,12 +3,15 @@ import { createLogger, type Logger } from '../lib/create-logger.js';
 import { createMetering, type FinalFlush, type Metering } from '../metering/create-metering.js';
 import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
+import { createPolicyRefresher, type PolicyHealth, type PolicyRefresher } from '../metering/create-policy-refresher.js';
+import { gateExchange, ungated } from '../sidecar/gate-exchange.js';
 import { GuardedExchange } from '../sidecar/guarded-exchange.js';
 import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
 import type { Observation } from '../sidecar/observation.js';
 import type { DeferredExchange } from './deferred-exchange.js';
+import { EnforcedRequest, type RequestGate } from './enforced-request.js';
 import { resolveMeterOptions, type MeterOptions } from './resolve-meter-options.js';
 import { servedBy, trackDeclaration, type Declaration } from './served-by.js';
 import { WatchedRequest, type RequestMeter } from './watched-request.js';
@@ -21,29 +24,32 @@ export interface MeterMiddleware {
   servedBy(res: ServerResponse, era: DeclaredEra): void;
   /** Counts what is still open as cancelled, flushes (or spools what the store refuses) and closes the store. */
   close(): Promise<FinalFlush>;
+  /** The retirement policy in force here, as /healthz reports it for a sidecar; undefined until the store has opened. */
+  policy(): PolicyHealth | undefined;
 }
 
 /**
- * The middleware meters and enforces nothing yet, so it runs no policy: its heartbeat names version 0
- * and the fleet never counts it as lagging.
- */
-const MIDDLEWARE_POLICY_VERSION = 0;
-
-/**
- * Metering inside the host's own Express (or node:http) app, mounted in front of its MCP handler:
- * the proxy's classifier, outcome rules, tally and store, without a proxy. It only watches: the
- * request body is seen on its way to the handler and the answer as the handler writes it, neither
- * changed, and a fault of its own costs counts, never the request. Counts are in memory on the
- * request path; the flusher writes them on its interval.
+ * Metering and enforcement inside the host's own Express (or node:http) app, mounted in front of
+ * its MCP handler: the proxy's classifier, outcome rules, policy decisions, tally and store, without
+ * a proxy. Counts are in memory on the request path; the flusher writes them on its interval, and the
+ * policy is recompiled from the store (shared with the fleet) at most 5 s late.
  *
- * The store opens in the background: requests that arrive before it has (or has failed to) wait for
- * it, untouched, so the first ones are counted under the install's caller keys like every later one.
+ * While no plan enforces, it only watches: the request body is seen on its way to the handler and
+ * the answer as the handler writes it, neither changed, and a fault of its own costs counts, never
+ * the request. While one does, each request is decided before the handler sees it, as the proxy
+ * decides before it forwards: a POST body is held back until it has arrived, then a refused request
+ * gets the plan's refusal from the middleware and never reaches the handler, and a passed one goes on
+ * untouched, its answer carrying the plan's announcement headers.
+ *
+ * The store opens in the background: requests that arrive before it (and the first policy) are
+ * ready wait, untouched, so the first ones are counted and decided like every later one.
  */
 export function meter(options?: MeterOptions): MeterMiddleware {
   const { config, now, logger: given } = resolveMeterOptions(options);
   const logger: Logger = given ?? createLogger(config.logLevel);
   let metering: Metering | undefined;
   let identify: ((req: IncomingMessage) => Caller) | undefined;
+  let policy: PolicyRefresher | undefined;
   const count = (observation: Observation<MeteredCaller>) => {
     const era = observation.attrs.declaredEra;
     metering?.record(era === undefined ? observation : { ...observation, message: declareEra(observation.message, era) });
@@ -57,11 +63,15 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     pendingAnswers: () => httpMeter.pendingCount,
     sessions: () => httpMeter.sessionCount,
     meterMemory: () => httpMeter.memory(),
-  }, { kind: 'middleware', startedAt: now(), policyVersion: () => MIDDLEWARE_POLICY_VERSION }).then(
-    (opened) => {
+  }, { kind: 'middleware', startedAt: now(), policyVersion: () => policy?.current().version ?? 0 }).then(
+    async (opened) => {
+      const refresher = createPolicyRefresher({ store: opened.store, now, supportedVersions: config.enforcement.supportedVersions, logger });
+      await refresher.start();
+      policy = refresher;
       metering = opened;
       identify = createCallerIdentifier({ secret: opened.installSecret, ...config.identity });
       if (closing === undefined) opened.flusher.start();
+      else refresher.stop();
     },
     // createMetering answers even without a store; this is a fault of its own, and costs counts only.
     (error: unknown) => onInternalError(error, 'open'),
@@ -81,23 +91,39 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     maxBodyBytes: config.maxBodyBytes,
     maxAnswerBytes: config.maxAnswerBytes,
   };
+  const gate: RequestGate<MeteredCaller> = {
+    decide(facts, attrs) {
+      if (closing !== undefined) return ungated(onInternalError);
+      return gateExchange(httpMeter, facts, attrs, policy?.current(), now, onInternalError);
+    },
+    track: trackDeclaration,
+  };
   let closing: Promise<FinalFlush> | undefined;
 
-  function watch(req: IncomingMessage, res: ServerResponse): void {
-    if (metering === undefined || identify === undefined) return;
+  /** Answers true when the request was taken over to be decided, and calls next() itself. */
+  function watch(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): boolean {
+    if (metering === undefined || identify === undefined) return false;
     const method = req.method ?? 'GET';
     // Mounted under a path, Express strips it from req.url; the classifier and HTTP+SSE endpoints need the path the client sent.
     const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) return metering.countNonMcp();
+    if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) {
+      metering.countNonMcp();
+      return false;
+    }
     const attrs: MeteredCaller = { ...identify(req) };
+    if (policy?.current().enforcing === true) {
+      new EnforcedRequest(requestMeter, gate, req, res, next, method, path, attrs).run();
+      return true;
+    }
     trackDeclaration(res, attrs);
     new WatchedRequest(requestMeter, req, method, path, attrs).watch(res);
+    return false;
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (closing === undefined) {
       try {
-        watch(req, res);
+        if (watch(req, res, next)) return;
       } catch (error) {
         onInternalError(error, 'watch');
       }
@@ -109,8 +135,10 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     else void ready.then(() => handle(req, res, next));
   }) as MeterMiddleware;
   middleware.servedBy = servedBy;
+  middleware.policy = () => policy?.health();
   middleware.close = () => {
     closing ??= ready.then(async () => {
+      policy?.stop();
       for (const exchange of [...open]) exchange.cancel();
       open.clear();
       httpMeter.settleAllPending('cancelled');

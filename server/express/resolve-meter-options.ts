@@ -3,7 +3,7 @@ import type { Config, ConfigInput } from '../config/config-schema.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import type { Logger } from '../lib/create-logger.js';
 
-/** The settings of `serve` that mean something inside a host's own app: no listener, upstream, dashboard or TLS. */
+/** The settings of `serve` that mean something inside a host's own app: no listener, upstream, dashboard, TLS or declared plans. */
 export const MIDDLEWARE_SETTINGS = [
   'db',
   'node',
@@ -14,6 +14,7 @@ export const MIDDLEWARE_SETTINGS = [
   'maxBodyBytes',
   'maxAnswerBytes',
   'httpSseMessagePaths',
+  'enforcement',
   'spoolPath',
   'logLevel',
 ] as const satisfies readonly (keyof ConfigInput)[];

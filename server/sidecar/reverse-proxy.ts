@@ -3,15 +3,16 @@ import https from 'node:https';
 import { createBodyObserver } from './body-observer.js';
 import { EndpointRewriter } from './endpoint-rewriter.js';
 import { forwardHeaders } from './forward-headers.js';
-import { GuardedExchange } from './guarded-exchange.js';
+import type { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
-import { decideExchange } from './decide-exchange.js';
-import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
-import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
+import { gateExchange, refusalHeaders, ungated, type GatedExchange } from './gate-exchange.js';
+import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
+import type { HttpRefusal } from '../protocol/policy-refusal.js';
+import type { CompiledPolicy } from '../policy/compiled-policy.js';
 
 export interface ReverseProxyOptions {
   upstream: URL;
@@ -52,13 +53,6 @@ interface Forwarded {
 
 const DROP_LENGTH = new Set(['content-length']);
 
-interface Begun {
-  exchange: GuardedExchange<Caller>;
-  decision: PolicyDecision;
-  /** The answer the sidecar gives itself, in place of the upstream's, when a plan refuses the request. */
-  refusal: HttpRefusal | undefined;
-}
-
 /**
  * A byte-transparent reverse proxy in front of one MCP server. Request and answer bytes and
  * headers pass unchanged (Host and Origin included, so the upstream's own checks still hold), SSE
@@ -74,40 +68,27 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const forwarded = new Set<Forwarded>();
 
   const now = options.now ?? Date.now;
-  const unmetered = (): Begun => ({ exchange: new GuardedExchange<Caller>(undefined, options.onInternalError), decision: PASS, refusal: undefined });
 
-  function begin(req: IncomingMessage, body: CappedBody | undefined): Begun {
-    let where = 'classify';
+  function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> {
+    let caller: Caller;
+    let facts: HttpRequestFacts;
     try {
       const method = req.method ?? 'GET';
       const path = req.url ?? '/';
       const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path)) && isMcpRequest({ method, path, headers: req.headers });
       if (!mcp) {
         options.onNonMcp?.();
-        return unmetered();
+        return ungated(options.onInternalError);
       }
-      where = 'identify';
-      const caller = options.identify(req);
-      where = 'classify';
+      caller = options.identify(req);
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
-      const facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
-      const classification = options.meter.classify(facts);
-      where = 'policy';
-      const policy = options.policy?.();
-      const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : { decision: PASS, refused: undefined };
-      if (decision.refusedBy !== null && refused !== undefined) {
-        const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
-        options.meter.refused(classification, caller);
-        return { exchange: new GuardedExchange<Caller>(undefined, options.onInternalError), decision, refusal };
-      }
-      where = 'classify';
-      const attrs = decision.wouldBlock ? { ...caller, wouldBlock: true } : caller;
-      return { exchange: new GuardedExchange(options.meter.follow(classification, facts, attrs), options.onInternalError), decision, refusal: undefined };
+      facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
     } catch (error) {
-      // A fault in metering or in the policy lets the request through, unmetered and unannounced.
-      options.onInternalError(error, where);
-      return unmetered();
+      // A fault in metering lets the request through, unmetered and unannounced.
+      options.onInternalError(error, 'identify');
+      return ungated(options.onInternalError);
     }
+    return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError);
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
@@ -177,8 +158,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   function refuse(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined, refusal: HttpRefusal, announce: readonly string[]): void {
     // The unread rest of an oversized body, or a GET's, is drained so the connection stays usable.
     if (body === undefined || !body.complete) req.resume();
-    const headers = ['Content-Type', refusal.contentType, 'Content-Length', String(Buffer.byteLength(refusal.body)), ...refusal.headers, ...announce];
-    res.writeHead(refusal.status, headers);
+    res.writeHead(refusal.status, refusalHeaders(refusal, announce));
     res.end(refusal.body);
   }
 

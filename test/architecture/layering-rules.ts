@@ -149,17 +149,18 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'metering',
-    may: ['node:*', 'server/config', 'server/lib', 'server/sidecar', 'server/store', 'server/tally'],
+    may: ['node:*', 'server/config', 'server/lib', 'server/sidecar', 'server/store', 'server/tally', 'server/views', 'server/policy'],
     rationale:
-      'The counting pipeline every sidecar form shares (observation → tally → flusher → store, the spool, the Prometheus counters): '
-      + 'the CLI and the in-process middleware both build it, so it sits below both and knows no HTTP framework, API or command.',
+      'The counting pipeline every sidecar form shares (observation → tally → flusher → store, the spool, the Prometheus counters), '
+      + 'and the retirement policy kept compiled from the store: the CLI and the in-process middleware both build them, so they sit '
+      + 'below both and know no HTTP framework, API or command.',
   },
   {
     folder: 'express',
-    may: ['node:*', 'server/metering', 'server/sidecar', 'server/config', 'server/protocol', 'server/lib'],
+    may: ['node:*', 'server/metering', 'server/sidecar', 'server/policy', 'server/config', 'server/protocol', 'server/lib'],
     rationale:
-      'The in-process middleware (mcp-sunset/express) meters inside the host\'s own Express app with the proxy\'s meter and the shared '
-      + 'counting pipeline; it speaks node:http (which Express extends) rather than importing express, and never the API or the CLI.',
+      'The in-process middleware (mcp-sunset/express) meters and enforces inside the host\'s own Express app with the proxy\'s meter, '
+      + 'its policy decisions and the shared counting pipeline; it speaks node:http (which Express extends) rather than importing express, and never the API or the CLI.',
   },
   {
     folder: 'cli',

@@ -21,14 +21,14 @@ export interface TestService extends RunningService {
   dispose(): Promise<void>;
 }
 
-/** Starts the real service (proxy, tally, SQLite file, API) on loopback ports in a temp dir. */
-export async function startTestService(upstream: URL, overrides: Partial<ConfigInput> = {}): Promise<TestService> {
+/** Starts the real service (proxy, tally, SQLite file, API) on loopback ports in a temp dir, on the given clock when one is given. */
+export async function startTestService(upstream: URL, overrides: Partial<ConfigInput> = {}, now?: () => number): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-test-'));
   const dbPath = join(dir, 'sunset.db');
   const config = loadConfig({
     flags: { listen: '127.0.0.1:0', dashboard: '127.0.0.1:0', db: dbPath, node: 'test-node', logLevel: 'silent', ...overrides },
   });
-  const service = await startService({ config, upstream, logger: createLogger(config.logLevel) });
+  const service = await startService({ config, upstream, logger: createLogger(config.logLevel), now });
   let stopped = false;
   let second: SqliteDatabase | undefined;
   const closeSecond = () => {

@@ -5,7 +5,7 @@ import { ANONYMOUS } from '../../sidecar/identify-caller.js';
 import { StdioMeter } from '../../sidecar/stdio-meter.js';
 import { wrapStdio } from '../../sidecar/wrap-stdio.js';
 import { createMetering } from '../create-metering.js';
-import { createPolicyRefresher } from '../policy-refresher.js';
+import { createPolicyRefresher } from '../../metering/create-policy-refresher.js';
 
 /** The configured name of whoever launches this server; stdio has no credential to fingerprint. */
 function callerNamed(name: string | undefined): Caller {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
-import { createPolicyRefresher, type PolicyRefresher } from '../../server/cli/policy-refresher.js';
+import { createPolicyRefresher, type PolicyRefresher } from '../../server/metering/create-policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
 import { updatePlan } from '../../server/store/sqlite/update-plan.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPolicyRefresher } from '../../server/cli/policy-refresher.js';
+import { createPolicyRefresher } from '../../server/metering/create-policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
 import { updatePlan } from '../../server/store/sqlite/update-plan.js';

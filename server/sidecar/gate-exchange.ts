@@ -1,0 +1,60 @@
+import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
+import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
+import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
+import { decideExchange } from './decide-exchange.js';
+import { GuardedExchange } from './guarded-exchange.js';
+import type { HttpMeter } from './http-meter.js';
+import type { Caller } from './identify-caller.js';
+
+export interface GatedExchange<A> {
+  exchange: GuardedExchange<A>;
+  decision: PolicyDecision;
+  /** The answer given in the server's place, when a plan refuses the request. */
+  refusal: HttpRefusal | undefined;
+  /** What the exchange counts its messages under: the caller's own, or a copy marked would-block. */
+  attrs: A | undefined;
+}
+
+/** An exchange passed on unmetered and unannounced. */
+export function ungated<A>(report: (error: unknown, where: string) => void): GatedExchange<A> {
+  return { exchange: new GuardedExchange<A>(undefined, report), decision: PASS, refusal: undefined, attrs: undefined };
+}
+
+/**
+ * Classifies one MCP request, asks the policy in force about it and opens the exchange that
+ * follows its answer; a refused request is counted `blocked` here and gets its refusal instead.
+ * Shared by the proxy and the in-process middleware, so both decide and count a request alike.
+ * Never throws: a fault in metering or in the policy lets the request through, unmetered and
+ * unannounced, and is reported.
+ */
+export function gateExchange<A extends Caller>(
+  meter: HttpMeter<A>,
+  facts: HttpRequestFacts,
+  caller: A,
+  policy: CompiledPolicy | undefined,
+  now: () => number,
+  report: (error: unknown, where: string) => void,
+): GatedExchange<A> {
+  let where = 'classify';
+  try {
+    const classification = meter.classify(facts);
+    where = 'policy';
+    const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : { decision: PASS, refused: undefined };
+    if (decision.refusedBy !== null && refused !== undefined) {
+      const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
+      meter.refused(classification, caller);
+      return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller };
+    }
+    where = 'classify';
+    const attrs = decision.wouldBlock ? { ...caller, wouldBlock: true } : caller;
+    return { exchange: new GuardedExchange(meter.follow(classification, facts, attrs), report), decision, refusal: undefined, attrs };
+  } catch (error) {
+    report(error, where);
+    return ungated(report);
+  }
+}
+
+/** The head of a refusal: its own headers, then the plan's announcement. */
+export function refusalHeaders(refusal: HttpRefusal, announce: readonly string[]): string[] {
+  return ['Content-Type', refusal.contentType, 'Content-Length', String(Buffer.byteLength(refusal.body)), ...refusal.headers, ...announce];
+}
