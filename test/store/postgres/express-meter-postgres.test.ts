@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { meter } from '../../../server/express/index.js';
 import { openStore } from '../../../server/store/open-store.js';
 import type { TrafficDimension } from '../../../server/store/sqlite/list-traffic.js';
-import { runV1HttpSession, runV2Session } from '../../peers/clients.js';
+import { captureV1ConnectError, runV1HttpSession, runV2Session } from '../../peers/clients.js';
+import { dayFromNow as day, POLICY_URL } from '../../support/enforcement-peers.js';
 import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';
 import { startMeteredApp } from '../../express/metered-apps.js';
 
@@ -46,6 +47,48 @@ describe('the Express middleware writing to Postgres', () => {
         ['app-1', 'middleware'],
         ['app-2', 'middleware'],
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a plan stored in Postgres is applied by every instrumented app: legacy refused and counted blocked per node, modern served', async () => {
+    const db = await createTestDatabase();
+    databases.push(db);
+    const store = await openStore(db.url);
+    try {
+      await store.insertPlan({
+        name: 'Retire the legacy era',
+        scopeKind: 'era',
+        scopeValue: 'legacy',
+        announceDate: day(-90),
+        retireDate: day(-1),
+        targetShare: 0.01,
+        basis: 'work-requests',
+        policyUrl: POLICY_URL,
+        brownouts: [],
+        action: 'deny',
+        blockNewCallersFrom: null,
+        quietDays: 30,
+        gate: null,
+        exemptions: [],
+        declaredKey: null,
+      }, Date.now());
+      const version = await store.getPolicyVersion();
+      for (const node of ['app-1', 'app-2']) {
+        const metered = meter({ db: db.url, node, enforcement: { supportedVersions: ['2026-07-28', '2025-11-25'] }, logger: pino({ level: 'silent' }) });
+        const peer = await startMeteredApp('v2-dual', { json: node === 'app-2', metered });
+        // The first request waits for the store and the policy compiled from it.
+        const refused = await captureV1ConnectError(peer.url);
+        expect(metered.policy()?.version).toBe(version);
+        expect(refused.message).toContain('-32022');
+        expect(refused.message).toContain('supported versions: 2026-07-28.');
+        expect((await runV2Session(peer.url, 'pin')).sum).toBe('3');
+        await peer.close();
+        expect(await metered.close()).toEqual({ spooled: 0, lost: 0 });
+      }
+      const blocked = await store.listTraffic({ from: Date.now() - 3_600_000, to: Date.now() + 60_000, bucket: 'minute', groupBy: 'node', filters: { outcome: 'blocked', era: 'legacy' } });
+      expect(blocked.totals).toEqual({ 'app-1': 1, 'app-2': 1 });
     } finally {
       await store.close();
     }
