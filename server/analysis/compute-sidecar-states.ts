@@ -36,7 +36,7 @@ export function computeSidecarStates(rows: readonly SidecarHeartbeatRow[], polic
     ...row,
     stale: now - row.lastFlushAt >= STALE_AFTER_MS,
     // Without the time of the change, "a minute after it" cannot be judged, and no node is blamed.
-    // The in-process middleware meters only: it runs no policy, so it cannot lag behind one.
-    lagging: row.kind !== 'middleware' && row.policyVersion < policy.version && policy.changedAt !== null && row.lastFlushAt - policy.changedAt > POLICY_GRACE_MS,
+    // The in-process middleware enforces too, so it is judged like any sidecar.
+    lagging: row.policyVersion < policy.version && policy.changedAt !== null && row.lastFlushAt - policy.changedAt > POLICY_GRACE_MS,
   }));
 }

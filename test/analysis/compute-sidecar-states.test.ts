@@ -28,7 +28,8 @@ describe('computeSidecarStates', () => {
     ['behind, but flushed exactly a minute after the change', { policyVersion: 3, lastFlushAt: CHANGED_AT + POLICY_GRACE_MS }, false],
     ['behind, last flushed before the change', { policyVersion: 3, lastFlushAt: CHANGED_AT - 1 }, false],
     ['on the stored version', { policyVersion: 4, lastFlushAt: NOW }, false],
-    ['the metering middleware, which runs no policy', { kind: 'middleware', policyVersion: 0, lastFlushAt: NOW }, false],
+    ['the in-process middleware, which enforces like a sidecar, behind', { kind: 'middleware', policyVersion: 3, lastFlushAt: NOW }, true],
+    ['the in-process middleware on the stored version', { kind: 'middleware', policyVersion: 4, lastFlushAt: NOW }, false],
     ['ahead of this reader (it read the store after the change)', { policyVersion: 5, lastFlushAt: NOW }, false],
   ])('lagging: %s → %s', (_name, overrides, lagging) => {
     expect(judge(row(overrides)).lagging).toBe(lagging);
