@@ -4,8 +4,8 @@ import { storableCell, type Column } from './write-tally-cells.js';
 
 /**
  * A flush's cells as one statement takes them for all three traffic tables: each cell once, with the
- * start of its minute, hour and day; the statement sums them per table's key. Sending the labels once
- * rather than once per table keeps a flush about a third of the bytes.
+ * start of its minute, hour and day; the statement sums them per table's key. The labels travel once
+ * rather than once per table: fewer bytes to send and fewer rows for the sidecar to build.
  */
 export const FLUSH_CELL_COLUMNS: readonly Column<TallyCell>[] = [
   ['minute_start', 'bigint', (c) => bucketStart(c.minute, 'minute')],
