@@ -1,7 +1,9 @@
 import { getTableName } from 'drizzle-orm';
 import type pg from 'pg';
+import type { Bucket } from '../../lib/time-bucket.js';
 import type { NodeHeartbeat, SequencedBatch, TallyWrite } from '../../tally/tally-cell.js';
 import { eventsInBatch } from '../spool-file.js';
+import { FLUSH_CELL_COLUMNS, flushCellColumns } from './flush-cell-columns.js';
 import {
   ADD_TRAFFIC,
   INTEGRATION_COLUMNS,
@@ -10,8 +12,8 @@ import {
   MERGE_INTEGRATION,
   SHARE_COLUMNS,
   SHARE_KEY,
+  rollupRows,
   sightingRows,
-  tallyRows,
   TRAFFIC_COLUMNS,
   TRAFFIC_KEY,
   TRAFFIC_TABLES,
@@ -29,17 +31,35 @@ interface Part {
 }
 
 const PARTS: readonly Part[] = [
-  ...TRAFFIC_TABLES.map(([bucket, table]) => ({ name: bucket, table: getTableName(table), columns: TRAFFIC_COLUMNS, key: TRAFFIC_KEY, update: ADD_TRAFFIC, counted: true })),
   { name: 'share', table: 'share_day', columns: SHARE_COLUMNS, key: SHARE_KEY, update: 'count = t.count + excluded.count', counted: true },
   { name: 'legacy', table: 'legacy_caller_day', columns: LEGACY_CALLER_COLUMNS, key: LEGACY_CALLER_KEY, update: 'count = t.count + excluded.count', counted: true },
   { name: 'sightings', table: 'integrations', columns: INTEGRATION_COLUMNS, key: 'key', update: MERGE_INTEGRATION, counted: false },
 ];
 
-/** $1–$4 the stream, $5–$10 the heartbeat, then one array parameter per column of each part. */
+const LABELS = TRAFFIC_COLUMNS.map(([name]) => name).filter((name) => name !== 'bucket_start' && !name.endsWith('count'));
+const SUMS = TRAFFIC_COLUMNS.map(([name]) => name).filter((name) => name.endsWith('count'));
+
+/** $1–$4 the stream, $5–$10 the heartbeat, then one array parameter per cell column, then per column of each part. */
 const FIRST_ARRAY = 11;
+
+/**
+ * The cells summed per table's key, in key order: Postgres refuses one upsert touching a key twice,
+ * and flushes that lock rows in one order never deadlock. The order is byte order, as the
+ * multi-batch writer's (collation "C" is also the cheapest to sort by).
+ */
+function trafficPart(bucket: Bucket, table: string): string {
+  const start = `${bucket}_start`;
+  const key = [start, ...LABELS];
+  const sums = SUMS.map((name) => `sum(${name})::bigint`);
+  const order = [start, ...LABELS.map((name) => `${name} collate "C"`)];
+  return `${bucket} as (insert into "${table}" as t (${TRAFFIC_COLUMNS.map(([name]) => name).join(', ')}) select ${[...key, ...sums].join(', ')} from cells group by ${key.join(', ')} order by ${order.join(', ')} on conflict (${TRAFFIC_KEY}) do update set ${ADD_TRAFFIC})`;
+}
 
 function statementText(): string {
   let next = FIRST_ARRAY;
+  const cellArrays = FLUSH_CELL_COLUMNS.map(([, type]) => `$${next++}::${type}[]`).join(', ');
+  const cells = `cells as (select * from unnest(${cellArrays}) as c(${FLUSH_CELL_COLUMNS.map(([name]) => name).join(', ')}) where exists (select 1 from accepted))`;
+  const traffic = TRAFFIC_TABLES.map(([bucket, table]) => trafficPart(bucket, getTableName(table)));
   const parts = PARTS.map((part) => {
     const names = part.columns.map(([name]) => name).join(', ');
     const arrays = part.columns.map(([, type]) => `$${next++}::${type}[]`).join(', ');
@@ -55,7 +75,7 @@ function statementText(): string {
     '  insert into sidecar_nodes as t (node, kind, first_seen, last_flush_at, policy_version, started_at)',
     '  select $5, $6, $7, $7, $8, $9 where $10::boolean',
     '  on conflict (node) do update set kind = excluded.kind, last_flush_at = excluded.last_flush_at, policy_version = excluded.policy_version, started_at = excluded.started_at',
-    `), ${parts.join(', ')}`,
+    `), ${[cells, ...traffic, ...parts].join(', ')}`,
     'select count(*)::int as written from accepted',
   ].join('\n');
 }
@@ -70,11 +90,8 @@ const TEXT = statementText();
  * and writes no counts.
  */
 export async function writeOneFlush(pool: pg.Pool, batch: SequencedBatch, now: number, heartbeat: NodeHeartbeat | undefined): Promise<TallyWrite> {
-  const rows = tallyRows([batch.batch]);
+  const rows = rollupRows([batch.batch]);
   const byPart: Record<string, readonly unknown[]> = {
-    minute: rows.traffic.minute,
-    hour: rows.traffic.hour,
-    day: rows.traffic.day,
     share: rows.share,
     legacy: rows.legacyCallers,
     sightings: sightingRows([batch.batch]),
@@ -91,6 +108,7 @@ export async function writeOneFlush(pool: pg.Pool, batch: SequencedBatch, now: n
     heartbeat?.startedAt ?? null,
     heartbeat !== undefined,
   ];
+  values.push(...flushCellColumns(batch.batch));
   for (const part of PARTS) for (const [, , read] of part.columns) values.push(byPart[part.name]!.map((row) => read(row)));
   const result = await pool.query<{ written: number }>({ name: 'mcp-sunset-write-one-flush', text: TEXT, values });
   const written = result.rows[0]?.written ?? 0;

@@ -62,14 +62,22 @@ export const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
   ['client_info_name', 'text', (r) => r.clientInfoName ?? null],
   ['client_info_version', 'text', (r) => r.clientInfoVersion ?? null],
 ];
-// As the SQLite upsert merges a sighting into the stored caller; `source` stays the first one's.
+const MERGED_SIGHTING: readonly (readonly [column: string, merged: string])[] = [
+  ['first_seen', 'least(t.first_seen, excluded.first_seen)'],
+  ['last_seen', 'greatest(t.last_seen, excluded.last_seen)'],
+  ['last_legacy_seen', 'nullif(greatest(coalesce(t.last_legacy_seen, 0), coalesce(excluded.last_legacy_seen, 0)), 0)'],
+  ['client_info_name', 'coalesce(excluded.client_info_name, t.client_info_name)'],
+  ['client_info_version', 'coalesce(excluded.client_info_version, t.client_info_version)'],
+];
+/**
+ * As the SQLite upsert merges a sighting into the stored caller; `source` stays the first one's.
+ * Every node sights the same callers, mostly within a minute they were already sighted in: a merge
+ * that changes nothing is left out, which spares the shared row a new version (and its WAL).
+ */
 export const MERGE_INTEGRATION = [
-  'first_seen = least(t.first_seen, excluded.first_seen)',
-  'last_seen = greatest(t.last_seen, excluded.last_seen)',
-  'last_legacy_seen = nullif(greatest(coalesce(t.last_legacy_seen, 0), coalesce(excluded.last_legacy_seen, 0)), 0)',
-  'client_info_name = coalesce(excluded.client_info_name, t.client_info_name)',
-  'client_info_version = coalesce(excluded.client_info_version, t.client_info_version)',
-].join(', ');
+  MERGED_SIGHTING.map(([column, merged]) => `${column} = ${merged}`).join(', '),
+  `where (${MERGED_SIGHTING.map(([column]) => `t.${column}`).join(', ')}) is distinct from (${MERGED_SIGHTING.map(([, merged]) => merged).join(', ')})`,
+].join(' ');
 
 export const TRAFFIC_TABLES: readonly [Bucket, TrafficTable][] = [
   ['minute', trafficMinuteTable],
@@ -114,7 +122,9 @@ function storable(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
-function storableCell(cell: TallyCell): TallyCell {
+export function storableCell(cell: TallyCell): TallyCell {
+  // Almost every cell is clean: it goes as it is, without a copy.
+  if (!(cell.node.includes('\u0000') || cell.version.includes('\u0000') || cell.method.includes('\u0000') || cell.integration.includes('\u0000'))) return cell;
   return {
     ...cell,
     node: storable(cell.node),
@@ -151,10 +161,31 @@ export interface TallyRows {
 
 export const LEGACY_CALLER_KEY = 'day, node, integration';
 
-export function tallyRows(batches: readonly TallyBatch[]): TallyRows {
-  const traffic = new Map<Bucket, Map<string, TrafficRow>>(TRAFFIC_TABLES.map(([bucket]) => [bucket, new Map()]));
+/** The rollup rows a flush upserts (share per day and class, served legacy work per caller), summed by key and in key order. */
+export interface RollupRows {
+  share: ShareRow[];
+  legacyCallers: LegacyCallerRow[];
+}
+
+export function rollupRows(batches: readonly TallyBatch[]): RollupRows {
   const share = new Map<string, ShareRow & { count: number }>();
   const legacyCallers = new Map<string, LegacyCallerRow & { count: number }>();
+  for (const batch of batches) {
+    for (const raw of batch.cells) {
+      const cell = storableCell(raw);
+      const requestClass = classifyRequest(cell.kind, cell.method);
+      if (requestClass === null) continue;
+      const day = bucketStart(cell.minute, 'day');
+      const shareKey = [day, cell.node, cell.era, cell.transport, cell.version, cell.outcome, requestClass].join(SEPARATOR);
+      add(share, shareKey, { day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
+      if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.node}${SEPARATOR}${cell.integration}`, { day, node: cell.node, integration: cell.integration, count: cell.count });
+    }
+  }
+  return { share: sortedRows(share), legacyCallers: sortedRows(legacyCallers) };
+}
+
+export function tallyRows(batches: readonly TallyBatch[]): TallyRows {
+  const traffic = new Map<Bucket, Map<string, TrafficRow>>(TRAFFIC_TABLES.map(([bucket]) => [bucket, new Map()]));
 
   for (const batch of batches) {
     for (const raw of batch.cells) {
@@ -168,19 +199,12 @@ export function tallyRows(batches: readonly TallyBatch[]): TallyRows {
           into.wouldBlockCount += row.wouldBlockCount;
         });
       }
-      const requestClass = classifyRequest(cell.kind, cell.method);
-      if (requestClass === null) continue;
-      const day = bucketStart(minute, 'day');
-      const shareKey = [day, cell.node, cell.era, cell.transport, cell.version, cell.outcome, requestClass].join(SEPARATOR);
-      add(share, shareKey, { day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
-      if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.node}${SEPARATOR}${cell.integration}`, { day, node: cell.node, integration: cell.integration, count: cell.count });
     }
   }
 
   return {
     traffic: { minute: sortedRows(traffic.get('minute')!), hour: sortedRows(traffic.get('hour')!), day: sortedRows(traffic.get('day')!) },
-    share: sortedRows(share),
-    legacyCallers: sortedRows(legacyCallers),
+    ...rollupRows(batches),
   };
 }
 
