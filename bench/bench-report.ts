@@ -41,6 +41,9 @@ export interface ModeRatios {
   mode: AnswerMode;
   sidecarOverBare: number;
   sidecarOverBareByRound: number[];
+  /** Bare proxy CPU µs/request ÷ sidecar CPU µs/request, closed loop: above 1 when the sidecar is the cheaper of the two. */
+  cpuBareOverSidecar: number;
+  cpuBareOverSidecarByRound: number[];
   bareOverDirect: number;
   /** Sidecar p99 minus direct p99 at the fixed rate, ms. */
   sidecarAddedP99: number;
@@ -108,10 +111,13 @@ export function summarizeSamples(samples: RoundSample[], modes: readonly AnswerM
   const ratios = modes.map((mode): ModeRatios => {
     const sidecarOverBareByRound = byRound(samples, mode, (of) => of('sidecar').closed.requestsPerSecond / of('bare').closed.requestsPerSecond);
     const sidecarAddedP99ByRound = byRound(samples, mode, (of) => of('sidecar').open.p99 - of('direct').open.p99);
+    const cpuBareOverSidecarByRound = byRound(samples, mode, (of) => (of('bare').proxyCpuMicros ?? Number.NaN) / (of('sidecar').proxyCpuMicros ?? Number.NaN));
     return {
       mode,
       sidecarOverBare: median(sidecarOverBareByRound),
       sidecarOverBareByRound,
+      cpuBareOverSidecar: median(cpuBareOverSidecarByRound),
+      cpuBareOverSidecarByRound,
       bareOverDirect: median(byRound(samples, mode, (of) => of('bare').closed.requestsPerSecond / of('direct').closed.requestsPerSecond)),
       sidecarAddedP99: median(sidecarAddedP99ByRound),
       sidecarAddedP99ByRound,
