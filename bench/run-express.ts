@@ -1,7 +1,8 @@
 /**
  * The middleware's cost: max throughput of an Express MCP app (the v2 SDK's dual-era handler, modern
- * tools/call) with and without `mcp-sunset/express` in front, rounds rotating the order. Target:
- * metered ≥ 0.97× plain. Two more variants say where a gap comes from: `noop`, a middleware that only
+ * tools/call) with and without `mcp-sunset/express` in front. Each variant is loaded at the same time as
+ * the plain app, so both meet the same neighbours in the same seconds: run one after the other, the
+ * rounds of one shared machine moved by more than the gap being measured. Target: metered ≥ 0.97× plain. Two more variants say where a gap comes from: `noop`, a middleware that only
  * calls next() mounted the same way (Express's own cost of one more layer), and `enforcing`, the
  * middleware with a `warn` plan in its store (each body held until decided, the answer announced).
  * Appends a dated section to bench/RESULTS.md unless BENCH_RECORD=0. Run through bench/express.ts,
@@ -19,7 +20,8 @@ import { runClosedLoop, type ClosedLoopResult } from './run-closed-loop.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_CLOSED_SECONDS ?? 5);
 const WARM_SECONDS = 2;
-const CONNECTIONS = 32;
+// Per app: two apps are loaded at once, each with this many connections, enough to keep either busy.
+const CONNECTIONS = 16;
 const VARIANTS = ['plain', 'noop', 'metered', 'enforcing'] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -55,23 +57,36 @@ async function measure(app: App, seconds: number): Promise<ClosedLoopResult & { 
   return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.responses) };
 }
 
+type Sample = ClosedLoopResult & { cpuMicrosPerRequest: number };
+/** One variant measured at the same time as the plain app, on the same seconds of the same machine. */
+interface Pair {
+  variant: Variant;
+  plain: Sample;
+  other: Sample;
+}
+
 const startedAt = Date.now();
 const loadBefore = loadavg()[0]!;
 const apps = {} as Record<Variant, App>;
-const samples = {} as Record<Variant, (ClosedLoopResult & { cpuMicrosPerRequest: number })[]>;
-for (const variant of VARIANTS) {
-  apps[variant] = await start(variant);
-  samples[variant] = [];
-}
-for (const variant of VARIANTS) await measure(apps[variant], WARM_SECONDS);
+for (const variant of VARIANTS) apps[variant] = await start(variant);
+const measurePair = async (variant: Variant, seconds: number): Promise<Pair> => {
+  const [plain, other] = await Promise.all([measure(apps.plain, seconds), measure(apps[variant], seconds)]);
+  return { variant, plain, other };
+};
+const OTHERS = VARIANTS.filter((v) => v !== 'plain');
+for (const variant of OTHERS) await measurePair(variant, WARM_SECONDS);
+const pairs: Pair[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   // Each variant takes each place in the order in turn, so none always runs right after another.
-  const order: Variant[] = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]!);
+  const order: Variant[] = OTHERS.map((_, i) => OTHERS[(i + round) % OTHERS.length]!);
   for (const variant of order) {
-    await measure(apps[variant], 1);
-    const result = await measure(apps[variant], SECONDS);
-    samples[variant].push(result);
-    process.stdout.write(`round ${round + 1} ${variant}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.failures} failures\n`);
+    await measurePair(variant, 1);
+    const pair = await measurePair(variant, SECONDS);
+    pairs.push(pair);
+    process.stdout.write(
+      `round ${round + 1} plain ${pair.plain.requestsPerSecond.toFixed(0)} req/s beside ${variant} ${pair.other.requestsPerSecond.toFixed(0)} req/s ` +
+        `(${(pair.other.requestsPerSecond / pair.plain.requestsPerSecond).toFixed(3)}×), ${pair.plain.failures + pair.other.failures} failures\n`,
+    );
   }
 }
 const finals = {} as Record<Variant, unknown>;
@@ -83,10 +98,14 @@ for (const variant of VARIANTS) {
   enforcingPlans[variant] = stopped.enforcingPlans;
 }
 
+const pairsOf = (variant: Variant) => pairs.filter((p) => p.variant === variant);
 const row = (variant: Variant) => {
-  const s = samples[variant];
+  const s = variant === 'plain' ? pairs.map((p) => p.plain) : pairsOf(variant).map((p) => p.other);
+  const mine = pairsOf(variant);
   return {
     rps: median(s.map((r) => r.requestsPerSecond)),
+    ratio: variant === 'plain' ? 1 : median(mine.map((p) => p.other.requestsPerSecond / p.plain.requestsPerSecond)),
+    cpuRatio: variant === 'plain' ? 1 : median(mine.map((p) => p.plain.cpuMicrosPerRequest / p.other.cpuMicrosPerRequest)),
     p50: median(s.map((r) => r.p50)),
     p99: median(s.map((r) => r.p99)),
     cpu: median(s.map((r) => r.cpuMicrosPerRequest)),
@@ -95,22 +114,21 @@ const row = (variant: Variant) => {
   };
 };
 const rows = Object.fromEntries(VARIANTS.map((v) => [v, row(v)])) as Record<Variant, ReturnType<typeof row>>;
-const ratioOf = (variant: Variant, base: Variant) => median(samples[variant].map((r, i) => r.requestsPerSecond / samples[base][i]!.requestsPerSecond));
-const perRound = (variant: Variant) => samples[variant].map((r, i) => (r.requestsPerSecond / samples.plain[i]!.requestsPerSecond).toFixed(3)).join(', ');
+const perRound = (variant: Variant) => pairsOf(variant).map((p) => (p.other.requestsPerSecond / p.plain.requestsPerSecond).toFixed(3)).join(', ');
 const section = [
   `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: Express middleware (mcp-sunset/express)`,
   '',
   `- Machine: ${machineLine(describeMachine())}; shared and noisy: 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`,
   `- Code: ${describeCode(process.cwd())}.`,
   '- App: Express 5, the v2 SDK\'s `createMcpHandler` (dual era) through `toNodeHandler` at `/mcp`, no body parser; each variant in its own child process, run from tsc output in plain Node (as hosts run the package). Metered: `meter()` mounted at `/mcp` with a real SQLite file in a temp dir, default settings (1 s flush). noop: a middleware that only calls `next()`, mounted the same way. enforcing: metered, with a `warn` plan on the legacy era in its store (modern requests are decided and pass unannounced).',
-  `- Requests: the modern 2026-07-28 \`tools/call\` of the proxy bench (bench/mcp-request.ts), autocannon 8.0.0, ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS} s rotating the order, 1 s warm-up before each; cells are medians over rounds, ratios medians of the per-round ratios.`,
+  `- Requests: the modern 2026-07-28 \`tools/call\` of the proxy bench (bench/mcp-request.ts), autocannon 8.0.0. Side by side: each variant is loaded at the same time as the plain app, ${CONNECTIONS} keep-alive connections each, for ${SECONDS} s after 1 s of warm-up, so both meet the same machine in the same seconds; ${ROUNDS} rounds, the variants in rotating order. Cells are medians over rounds (plain over all its pairings); ratios are medians of the per-pair ratios.`,
   `- Whole run: ${Math.round((Date.now() - startedAt) / 1000)} s. Final flush of the metered apps: ${JSON.stringify(finals.metered)}, ${JSON.stringify(finals.enforcing)}; plans enforcing in them: ${enforcingPlans.metered}, ${enforcingPlans.enforcing}.`,
   '',
-  '| setup | req/s | ÷ plain | p50 ms | p99 ms | app CPU µs/req | responses | failures |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...VARIANTS.map((v) => `| ${v} | ${rows[v].rps.toFixed(0)} | ${ratioOf(v, 'plain').toFixed(3)} | ${rows[v].p50.toFixed(2)} | ${rows[v].p99.toFixed(2)} | ${rows[v].cpu.toFixed(1)} | ${rows[v].responses} | ${rows[v].failures} |`),
+  '| setup | req/s | req/s ÷ plain beside it | p50 ms | p99 ms | app CPU µs/req | plain CPU ÷ its CPU | responses | failures |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...VARIANTS.map((v) => `| ${v} | ${rows[v].rps.toFixed(0)} | ${rows[v].ratio.toFixed(3)} | ${rows[v].p50.toFixed(2)} | ${rows[v].p99.toFixed(2)} | ${rows[v].cpu.toFixed(1)} | ${rows[v].cpuRatio.toFixed(3)} | ${rows[v].responses} | ${rows[v].failures} |`),
   '',
-  `Metered / plain throughput: ${ratioOf('metered', 'plain').toFixed(3)}× (target ≥ 0.97×); per round: ${perRound('metered')}. Metered / noop: ${ratioOf('metered', 'noop').toFixed(3)}×; enforcing / plain: ${ratioOf('enforcing', 'plain').toFixed(3)}×.`,
+  `Metered / plain throughput: ${rows.metered.ratio.toFixed(3)}× (target ≥ 0.97×); per round: ${perRound('metered')}. noop / plain: ${rows.noop.ratio.toFixed(3)}× (rounds ${perRound('noop')}); enforcing / plain: ${rows.enforcing.ratio.toFixed(3)}× (rounds ${perRound('enforcing')}).`,
   '',
 ].join('\n');
 process.stdout.write(`\n${section}`);
