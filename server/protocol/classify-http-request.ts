@@ -10,6 +10,7 @@ import { headerValue, headersAgree } from './headers-agree.js';
 import { cancelledRequestId } from './cancelled-request-id.js';
 import { isMcpRequest } from './is-mcp-request.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
+import { readClassifiableJson } from './read-classifiable-json.js';
 import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 import { capText } from './cap-text.js';
@@ -82,8 +83,11 @@ function answersArriveOnOf(ctx: PostContext): string | undefined {
   return ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined;
 }
 
-/** Classifies an HTTP request: POST bodies message by message, GET/DELETE as exchanges. */
-export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLookups): HttpRequestClassification {
+/**
+ * Classifies an HTTP request: POST bodies message by message, GET/DELETE as exchanges. `readBody`
+ * is the full parser where the scanner's agreement with it is being checked or timed.
+ */
+export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLookups, readBody: typeof parseJson = readClassifiableJson): HttpRequestClassification {
   const sessionId = headerValue(facts.headers, HEADER.sessionId);
   const ctx: PostContext = {
     sessionId,
@@ -104,7 +108,7 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
   const contentType = headerValue(facts.headers, HEADER.contentType);
   if (contentType !== undefined && !JSON_TYPE.test(contentType)) return result([unknownMessage('unsupported-content-type')]);
-  const parsed = parseJson(facts.body ?? '');
+  const parsed = readBody(facts.body ?? '');
   if (!parsed.ok) return result([unknownMessage('invalid-json')]);
 
   const isBatch = Array.isArray(parsed.value);

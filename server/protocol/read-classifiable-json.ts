@@ -1,0 +1,14 @@
+/**
+ * Reads a request body (or stdio line) for classification. Pure. The scanner reads only the members
+ * classification looks at; whatever it does not vouch for is parsed whole, so the answer is always
+ * the one a full `JSON.parse` would lead to, invalid JSON included.
+ */
+import { parseJson } from './read-json-rpc.js';
+import { scanJsonRpc } from './scan-json-rpc.js';
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false };
+
+/** The body as classification sees it: the scanner's sparse reading, or the full parse when it is unsure. */
+export function readClassifiableJson(text: string): ParsedJson {
+  return scanJsonRpc(text) ?? parseJson(text);
+}
