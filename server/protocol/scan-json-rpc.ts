@@ -11,30 +11,30 @@
  * Text it does not vouch for (malformed, or nested deeper than it tracks) answers undefined: the
  * caller then parses it whole. It never answers a value `JSON.parse` would not have agreed with.
  */
-import { skipJsonString, skipJsonValue, skipJsonWhitespace, UNSURE } from './skip-json-value.js';
+import { JsonSkipper, UNSURE } from './json-skipper.js';
 import { META_CLIENT_INFO, META_PROTOCOL_VERSION } from './versions.js';
 
 /** What is kept of a member: its value when a scalar, its presence, or the wanted members of an object. */
 type Want = 'scalar' | 'presence' | Members;
-type Members = ReadonlyMap<string, Want>;
+type Members = readonly { name: string; want: Want }[];
 
-const CLIENT_INFO: Members = new Map<string, Want>([['name', 'scalar'], ['version', 'scalar']]);
-const META: Members = new Map<string, Want>([[META_PROTOCOL_VERSION, 'scalar'], [META_CLIENT_INFO, CLIENT_INFO]]);
-const PARAMS: Members = new Map<string, Want>([
-  ['protocolVersion', 'scalar'],
-  ['clientInfo', CLIENT_INFO],
-  ['_meta', META],
-  ['requestId', 'scalar'],
-  ['name', 'scalar'],
-  ['uri', 'scalar'],
-]);
-const MESSAGE: Members = new Map<string, Want>([
-  ['method', 'scalar'],
-  ['id', 'scalar'],
-  ['params', PARAMS],
-  ['result', 'presence'],
-  ['error', 'presence'],
-]);
+const CLIENT_INFO: Members = [{ name: 'name', want: 'scalar' }, { name: 'version', want: 'scalar' }];
+const META: Members = [{ name: META_PROTOCOL_VERSION, want: 'scalar' }, { name: META_CLIENT_INFO, want: CLIENT_INFO }];
+const PARAMS: Members = [
+  { name: 'protocolVersion', want: 'scalar' },
+  { name: 'clientInfo', want: CLIENT_INFO },
+  { name: '_meta', want: META },
+  { name: 'requestId', want: 'scalar' },
+  { name: 'name', want: 'scalar' },
+  { name: 'uri', want: 'scalar' },
+];
+const MESSAGE: Members = [
+  { name: 'method', want: 'scalar' },
+  { name: 'id', want: 'scalar' },
+  { name: 'params', want: PARAMS },
+  { name: 'result', want: 'presence' },
+  { name: 'error', want: 'presence' },
+];
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -51,12 +51,18 @@ const BACKSLASH = '\\';
  */
 const SHORTEST_SHARED_SLICE = 13;
 
-class Unsure extends Error {}
-const UNSURE_SIGNAL = new Unsure();
+const UNSURE_SIGNAL = new Error('unsure');
 
 class Scanner {
   pos = 0;
-  constructor(readonly text: string) {}
+  private readonly skipper: JsonSkipper;
+  constructor(readonly text: string) {
+    this.skipper = new JsonSkipper(text);
+  }
+
+  private fail(): never {
+    throw UNSURE_SIGNAL;
+  }
 
   /** The string literal spanning [start, end), as JSON.parse decodes it, as a standalone string. */
   private stringAt(start: number, end: number): string {
@@ -65,18 +71,23 @@ class Scanner {
     return JSON.parse(this.text.slice(start, end)) as string;
   }
 
-  /** A key as JSON.parse decodes it (`"met\u0068od"` is `method`); only compared, never held. */
-  private keyAt(start: number, end: number): string {
-    const raw = this.text.slice(start + 1, end - 1);
-    return raw.includes(BACKSLASH) ? (JSON.parse(this.text.slice(start, end)) as string) : raw;
-  }
-
-  private fail(): never {
-    throw UNSURE_SIGNAL;
+  /**
+   * The wanted member the key just crossed, spanning [start, end), names: compared in place, or
+   * decoded first when it may hold an escape.
+   */
+  private member(members: Members, start: number, end: number): { name: string; want: Want } | undefined {
+    const { text } = this;
+    const length = end - start - 2;
+    if (this.skipper.mayHaveEscape) {
+      const key = JSON.parse(text.slice(start, end)) as string;
+      return members.find((m) => m.name === key);
+    }
+    for (const m of members) if (m.name.length === length && text.startsWith(m.name, start + 1)) return m;
+    return undefined;
   }
 
   private skip(): void {
-    const end = skipJsonValue(this.text, this.pos);
+    const end = this.skipper.value(this.pos);
     if (end === UNSURE) this.fail();
     this.pos = end;
   }
@@ -96,7 +107,7 @@ class Scanner {
   }
 
   /** The value at `pos` as `want` keeps it, leaving `pos` just past it. */
-  value(want: Want): unknown {
+  private value(want: Want): unknown {
     if (want === 'scalar') return this.scalar();
     if (want === 'presence') {
       this.skip();
@@ -106,45 +117,42 @@ class Scanner {
   }
 
   /** The wanted members of the object opening at `pos`; the last of duplicate keys wins, as in JSON.parse. */
-  object(members: Members): Record<string, unknown> {
-    const { text } = this;
+  private object(members: Members): Record<string, unknown> {
+    const { text, skipper } = this;
     const kept: Record<string, unknown> = {};
-    let i = skipJsonWhitespace(text, this.pos + 1);
+    let i = skipper.whitespace(this.pos + 1);
     if (text.charCodeAt(i) === RBRACE) {
       this.pos = i + 1;
       return kept;
     }
     for (;;) {
       if (text.charCodeAt(i) !== QUOTE) this.fail();
-      const keyEnd = skipJsonString(text, i);
+      const keyEnd = skipper.string(i);
       if (keyEnd === UNSURE) this.fail();
-      const key = this.keyAt(i, keyEnd);
-      const want = members.get(key);
-      i = skipJsonWhitespace(text, keyEnd);
+      const wanted = this.member(members, i, keyEnd);
+      i = skipper.whitespace(keyEnd);
       if (text.charCodeAt(i) !== COLON) this.fail();
-      this.pos = skipJsonWhitespace(text, i + 1);
-      if (want === undefined) this.skip();
+      this.pos = skipper.whitespace(i + 1);
+      if (wanted === undefined) this.skip();
       // Only the fixed wanted names are ever assigned, so `__proto__` in a body cannot reach here.
-      else kept[key] = this.value(want);
-      i = skipJsonWhitespace(text, this.pos);
+      else kept[wanted.name] = this.value(wanted.want);
+      i = skipper.whitespace(this.pos);
       const next = text.charCodeAt(i);
       if (next === RBRACE) {
         this.pos = i + 1;
         return kept;
       }
       if (next !== COMMA) this.fail();
-      i = skipJsonWhitespace(text, i + 1);
+      i = skipper.whitespace(i + 1);
     }
   }
 
   /** The whole text: one message, a batch of them, or another value (read as null). */
   body(): unknown {
-    const { text } = this;
-    this.pos = skipJsonWhitespace(text, 0);
-    let value: unknown;
-    if (text.charCodeAt(this.pos) === LBRACKET) value = this.batch();
-    else value = this.message();
-    if (skipJsonWhitespace(text, this.pos) !== text.length) this.fail();
+    const { text, skipper } = this;
+    this.pos = skipper.whitespace(0);
+    const value = text.charCodeAt(this.pos) === LBRACKET ? this.batch() : this.message();
+    if (skipper.whitespace(this.pos) !== text.length) this.fail();
     return value;
   }
 
@@ -155,23 +163,23 @@ class Scanner {
   }
 
   private batch(): unknown[] {
-    const { text } = this;
+    const { text, skipper } = this;
     const elements: unknown[] = [];
-    this.pos = skipJsonWhitespace(text, this.pos + 1);
+    this.pos = skipper.whitespace(this.pos + 1);
     if (text.charCodeAt(this.pos) === RBRACKET) {
       this.pos += 1;
       return elements;
     }
     for (;;) {
       elements.push(this.message());
-      const i = skipJsonWhitespace(text, this.pos);
+      const i = skipper.whitespace(this.pos);
       const next = text.charCodeAt(i);
       if (next === RBRACKET) {
         this.pos = i + 1;
         return elements;
       }
       if (next !== COMMA) this.fail();
-      this.pos = skipJsonWhitespace(text, i + 1);
+      this.pos = skipper.whitespace(i + 1);
     }
   }
 }

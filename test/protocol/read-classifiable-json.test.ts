@@ -38,8 +38,8 @@ describe('readClassifiableJson', () => {
   test('invalid JSON is filed as invalid-json, as the full parser files it', () => {
     expect(readClassifiableJson('{"method":"tools/list",}')).toEqual({ ok: false });
     const facts = { method: 'POST', path: '/mcp', headers: {}, body: '\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}', bodyTooLarge: false };
-    expect(classifyHttpRequest(facts, NO_LOOKUPS).messages[0]?.reason).toBe('invalid-json');
+    expect(classifyHttpRequest(facts, NO_LOOKUPS, readClassifiableJson).messages[0]?.reason).toBe('invalid-json');
     const state = { initializeSeen: false, negotiatedVersion: undefined, serverRequestMethod: () => undefined };
-    expect(classifyStdioLine('{"id":1,"method":"ping"', state).messages[0]?.reason).toBe('invalid-json');
+    expect(classifyStdioLine('{"id":1,"method":"ping"', state, readClassifiableJson).messages[0]?.reason).toBe('invalid-json');
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { scanJsonRpc } from '../../server/protocol/scan-json-rpc.js';
-import { MAX_SKIP_DEPTH } from '../../server/protocol/skip-json-value.js';
+import { MAX_SKIP_DEPTH } from '../../server/protocol/json-skipper.js';
 import { body, classifyBothWays, mutate, randomFrom, spell } from '../support/json-rpc-texts.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { classifyHttpRequest, type HttpRequestClassification, type HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
 import { classifyStdioLine, type StdioLineClassification } from '../../server/protocol/classify-stdio-line.js';
 import type { ClassifyLookups } from '../../server/protocol/classified-message.js';
+import { readClassifiableJson } from '../../server/protocol/read-classifiable-json.js';
 import { parseJson } from '../../server/protocol/read-json-rpc.js';
 
 /**
@@ -88,7 +89,12 @@ export function spell(value: unknown, rnd: () => number): string {
 const DECOYS: unknown[] = ['2026-07-28', 'initialize', 7, null, { name: 'decoy', version: '0' }, { [META_VERSION]: '2026-07-28' }, [1], true];
 
 const versions = fc.constantFrom('2026-07-28', '2025-06-18', '2025-11-25', '2025-03-26', 'DRAFT-2026-v1', '', 'x'.repeat(140));
-const unicodeText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 20 });
+const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const unicodeText = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: anyUnit, maxLength: 20 }) },
+  // Long enough for the scanner to cross part of it natively rather than char by char.
+  { weight: 1, arbitrary: fc.string({ unit: fc.oneof({ weight: 9, arbitrary: fc.constantFrom('a', ' ', 'é', '"', '\\', '/') }, { weight: 1, arbitrary: anyUnit }), minLength: 20, maxLength: 120 }) },
+);
 const methods = fc.oneof(
   fc.constantFrom('initialize', 'notifications/initialized', 'notifications/cancelled', 'tools/call', 'tools/list', 'prompts/get', 'resources/read', 'server/discover', 'ping'),
   unicodeText,
@@ -174,9 +180,9 @@ const LOOKUPS: ClassifyLookups = {
 
 /** The classification of `text` in each context and on stdio, by the scanner (`fast`) and by JSON.parse (`full`). */
 export function classifyBothWays(text: string): { fast: unknown[]; full: unknown[] } {
-  const http = (read?: typeof parseJson): HttpRequestClassification[] => CONTEXTS.map(({ headers, path }) =>
+  const http = (read: typeof parseJson): HttpRequestClassification[] => CONTEXTS.map(({ headers, path }) =>
     classifyHttpRequest({ method: 'POST', path, headers, body: text, bodyTooLarge: false }, LOOKUPS, read));
-  const stdio = (read?: typeof parseJson): StdioLineClassification[] => [false, true].map((initializeSeen) =>
+  const stdio = (read: typeof parseJson): StdioLineClassification[] => [false, true].map((initializeSeen) =>
     classifyStdioLine(text, { initializeSeen, negotiatedVersion: initializeSeen ? '2025-06-18' : undefined, serverRequestMethod: (id) => (id === 'srv-1' ? 'sampling/createMessage' : undefined) }, read));
-  return { fast: [...http(), ...stdio()], full: [...http(parseJson), ...stdio(parseJson)] };
+  return { fast: [...http(readClassifiableJson), ...stdio(readClassifiableJson)], full: [...http(parseJson), ...stdio(parseJson)] };
 }

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { skipJsonValue, skipJsonWhitespace, UNSURE } from '../../server/protocol/skip-json-value.js';
+import { JsonSkipper, UNSURE } from '../../server/protocol/json-skipper.js';
 import { anyJson, mutate, randomFrom, spell } from '../support/json-rpc-texts.js';
 
 /** True when the scanner takes `text` as exactly one JSON value with only whitespace around it. */
 function scannerAccepts(text: string): boolean {
-  const start = skipJsonWhitespace(text, 0);
-  const end = skipJsonValue(text, start);
-  return end !== UNSURE && skipJsonWhitespace(text, end) === text.length;
+  const skipper = new JsonSkipper(text);
+  const end = skipper.value(skipper.whitespace(0));
+  return end !== UNSURE && skipper.whitespace(end) === text.length;
 }
 
 function parses(text: string): boolean {
@@ -19,7 +19,7 @@ function parses(text: string): boolean {
   }
 }
 
-describe('skipJsonValue', () => {
+describe('JsonSkipper', () => {
   test('accepts what JSON.parse accepts, nesting within bounds', () => {
     for (const text of ['0', '-0.5e+3', '"a\\u00e9\\/"', '[]', '{}', ' [1, {"a": [true, false, null]}, "x"] ', '{"":""}', '"\ud800"']) {
       expect(scannerAccepts(text), text).toBe(true);
