@@ -3,7 +3,7 @@ import { loadConfig } from '../server/config/load-config.js';
 import { performance } from 'node:perf_hooks';
 import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
 import { classifyHttpRequest } from '../server/protocol/classify-http-request.js';
-import { parseJson } from '../server/protocol/read-json-rpc.js';
+import { readClassifiableJson } from '../server/protocol/read-classifiable-json.js';
 import { HttpMeter } from '../server/sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../server/sidecar/identify-caller.js';
 import { Tally } from '../server/tally/tally.js';
@@ -66,7 +66,7 @@ export function runMicroBenchmarks(): MicroResult[] {
     measure('classifyHttpRequest: legacy initialize', () => classifyHttpRequest(INITIALIZE, NO_LOOKUPS).messages.length),
     measure('classifyHttpRequest: header-classifiable (legacy session GET stream)', () => classifyHttpRequest(HEADER_CLASSIFIABLE, NO_LOOKUPS).messages.length),
     measure('classifyHttpRequest: modern tools/call, 1 KB body', () => classifyHttpRequest(MODERN_1KB, NO_LOOKUPS).messages.length),
-    measure('classifyHttpRequest: modern tools/call, 1 KB body, full JSON.parse', () => classifyHttpRequest(MODERN_1KB, NO_LOOKUPS, parseJson).messages.length),
+    measure('classifyHttpRequest: modern tools/call, 1 KB body, scanner instead of JSON.parse', () => classifyHttpRequest(MODERN_1KB, NO_LOOKUPS, readClassifiableJson).messages.length),
     measure('classifyHttpRequest: legacy session tools/call, 1 KB body', () => classifyHttpRequest(LEGACY_1KB, NO_LOOKUPS).messages.length),
     measure('HttpMeter exchange, JSON answer (begin→head→chunk→end)', () => {
       const exchange = meter.begin(MODERN, CALLER);
