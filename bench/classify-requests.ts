@@ -38,26 +38,36 @@ function searchArguments(): Record<string, unknown> {
   };
 }
 
-/** A modern tools/call whose body is about 1 KB, mirrored headers included. */
-export const MODERN_1KB: HttpRequestFacts = {
-  method: 'POST',
-  path: '/mcp',
-  headers: { ...MCP_REQUEST_HEADERS, host: '127.0.0.1:8808' },
-  body: JSON.stringify({
+function modernToolsCall(args: Record<string, unknown>): string {
+  return JSON.stringify({
     jsonrpc: '2.0',
     id: 42,
     method: 'tools/call',
     params: {
       name: 'echo',
-      arguments: searchArguments(),
+      arguments: args,
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
         'io.modelcontextprotocol/clientCapabilities': {},
         'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
       },
     },
-  }),
+  });
+}
+
+/** A modern tools/call whose body is about 1 KB of many small members, mirrored headers included. */
+export const MODERN_1KB: HttpRequestFacts = {
+  method: 'POST',
+  path: '/mcp',
+  headers: { ...MCP_REQUEST_HEADERS, host: '127.0.0.1:8808' },
+  body: modernToolsCall(searchArguments()),
   bodyTooLarge: false,
+};
+
+/** A modern tools/call whose 1 KB body is mostly one text argument. */
+export const MODERN_1KB_TEXT: HttpRequestFacts = {
+  ...MODERN_1KB,
+  body: modernToolsCall({ text: `${'The quick brown fox jumps over the lazy dog. '.repeat(16)}Ende.` }),
 };
 
 export const LEGACY_SESSION: HttpRequestFacts = {
