@@ -2,12 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import { loadConfig } from '../server/config/load-config.js';
 import { performance } from 'node:perf_hooks';
 import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
-import { classifyHttpRequest, type HttpRequestFacts } from '../server/protocol/classify-http-request.js';
+import { classifyHttpRequest } from '../server/protocol/classify-http-request.js';
+import { readClassifiableJson } from '../server/protocol/read-classifiable-json.js';
 import { HttpMeter } from '../server/sidecar/http-meter.js';
 import { createCallerIdentifier, type Caller } from '../server/sidecar/identify-caller.js';
 import { Tally } from '../server/tally/tally.js';
 import { resultMessage, sseAnswerEvents } from './mcp-answer.js';
-import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
+import { HEADER_CLASSIFIABLE, INITIALIZE, LEGACY_1KB, LEGACY_SESSION, MODERN, MODERN_1KB } from './classify-requests.js';
 import { median } from './percentile.js';
 
 export interface MicroResult {
@@ -41,42 +42,6 @@ export function measure(name: string, op: (i: number) => number): MicroResult {
   return { name, nsPerOp: median(samples) };
 }
 
-const MODERN: HttpRequestFacts = {
-  method: 'POST',
-  path: '/mcp',
-  headers: { ...MCP_REQUEST_HEADERS, host: '127.0.0.1:8808', 'content-length': '260' },
-  body: mcpRequestBody(42),
-  bodyTooLarge: false,
-};
-
-const LEGACY_SESSION: HttpRequestFacts = {
-  method: 'POST',
-  path: '/mcp',
-  headers: {
-    host: '127.0.0.1:8808',
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
-    'mcp-session-id': '3f1c2a9e-5b7d-4e8a-9c0f-1d2e3f4a5b6c',
-    authorization: 'Bearer bench-token',
-  },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
-  bodyTooLarge: false,
-};
-
-const INITIALIZE: HttpRequestFacts = {
-  method: 'POST',
-  path: '/mcp',
-  headers: { host: '127.0.0.1:8808', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-  body: JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-  }),
-  bodyTooLarge: false,
-};
-
 const CALLER: Caller = { integration: 'tok_0123456789abcdef', source: 'bearer-fingerprint' };
 
 /**
@@ -99,6 +64,10 @@ export function runMicroBenchmarks(): MicroResult[] {
     measure('classifyHttpRequest: modern tools/call with _meta', () => classifyHttpRequest(MODERN, NO_LOOKUPS).messages.length),
     measure('classifyHttpRequest: legacy session tools/call', () => classifyHttpRequest(LEGACY_SESSION, NO_LOOKUPS).messages.length),
     measure('classifyHttpRequest: legacy initialize', () => classifyHttpRequest(INITIALIZE, NO_LOOKUPS).messages.length),
+    measure('classifyHttpRequest: header-classifiable (legacy session GET stream)', () => classifyHttpRequest(HEADER_CLASSIFIABLE, NO_LOOKUPS).messages.length),
+    measure('classifyHttpRequest: modern tools/call, 1 KB body', () => classifyHttpRequest(MODERN_1KB, NO_LOOKUPS).messages.length),
+    measure('classifyHttpRequest: modern tools/call, 1 KB body, scanner instead of JSON.parse', () => classifyHttpRequest(MODERN_1KB, NO_LOOKUPS, readClassifiableJson).messages.length),
+    measure('classifyHttpRequest: legacy session tools/call, 1 KB body', () => classifyHttpRequest(LEGACY_1KB, NO_LOOKUPS).messages.length),
     measure('HttpMeter exchange, JSON answer (begin→head→chunk→end)', () => {
       const exchange = meter.begin(MODERN, CALLER);
       exchange.responseHead(200, jsonHeaders);
