@@ -5,8 +5,10 @@
  * metering taken away; bench/breakdown.ts uses them to split the sidecar's cost.
  * `sidecar-deny-out` and `sidecar-warn-in` are the full sidecar with one retirement plan (see
  * bench-plans.ts); bench/policy.ts compares them with the plain sidecar.
+ * `bare-undici` is the bare proxy with undici's pool on the upstream leg; bench/forwarders.ts
+ * compares it with `bare`.
  */
-export type ServerKind = 'upstream' | 'bare' | 'sidecar' | 'sidecar-deny-out' | 'sidecar-warn-in' | 'proxy-unmetered' | 'proxy-unrecorded';
+export type ServerKind = 'upstream' | 'bare' | 'bare-undici' | 'sidecar' | 'sidecar-deny-out' | 'sidecar-warn-in' | 'proxy-unmetered' | 'proxy-unrecorded';
 
 export type ChildRequest = { type: 'stats' } | { type: 'stop' };
 

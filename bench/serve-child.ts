@@ -43,6 +43,8 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
       return serve((await import('./upstream-server.js')).createUpstreamServer());
     case 'bare':
       return serve((await import('./bare-proxy.js')).createBareProxy(requireUpstream(kind, upstream)));
+    case 'bare-undici':
+      return serve((await import('./bare-undici-proxy.js')).createBareUndiciProxy(requireUpstream(kind, upstream)));
     case 'proxy-unmetered':
     case 'proxy-unrecorded': {
       const { createProxyVariant } = await import('./create-proxy-variant.js');
