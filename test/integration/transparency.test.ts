@@ -43,6 +43,38 @@ describe('the sidecar passes traffic through unchanged', () => {
     expect(await trafficTotals(service, 'era')).toEqual({ modern: 1 });
   });
 
+  test('Host and Content-Length reach the upstream in the case and place the client gave them', async () => {
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":7,"result":{"tools":[],"resultType":"complete"}}'));
+    service = await startTestService(new URL(upstream.origin));
+    // Neither where an HTTP client library would put them: Host last, Content-Length in the middle.
+    const headers = [
+      'content-type', 'application/json',
+      'CONTENT-LENGTH', String(Buffer.byteLength(MODERN_BODY)),
+      'mcp-protocol-version', '2026-07-28',
+      'Origin', 'https://app.example.test',
+      'HOST', 'mcp.example.test',
+    ];
+    const response = await rawRequest(new URL('/mcp', service.sidecarUrl), 'POST', headers, MODERN_BODY);
+    expect(response.status).toBe(200);
+    const seen = upstream.received[0]!;
+    expect(seen.body.toString()).toBe(MODERN_BODY);
+    expect(endToEnd(seen.rawHeaders)).toEqual(endToEnd(headers));
+  });
+
+  test('a request that expects 100-continue reaches the upstream with its Expect header and gets its answer', async () => {
+    const answer = '{"jsonrpc":"2.0","id":7,"result":{"tools":[],"resultType":"complete"}}';
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+    service = await startTestService(new URL(upstream.origin));
+    const headers = ['Content-Type', 'application/json', 'Expect', '100-continue'];
+    const response = await rawRequest(new URL('/mcp', service.sidecarUrl), 'POST', headers, MODERN_BODY);
+    expect(response.status).toBe(200);
+    expect(response.body.toString()).toBe(answer);
+    const seen = upstream.received[0]!;
+    expect(seen.body.toString()).toBe(MODERN_BODY);
+    expect(endToEnd(seen.rawHeaders)).toContainEqual(['Expect', '100-continue']);
+    expect(await trafficTotals(service, 'era')).toEqual({ modern: 1 });
+  });
+
   test.each(['GET', 'DELETE', 'OPTIONS'])('a chunked %s body reaches the upstream framed, never as a request of its own', async (method) => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
     service = await startTestService(new URL(upstream.origin));
