@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { parsedBodyText } from './parsed-body-text.js';
+import { pushedBytes } from './pushed-bytes.js';
 import type { TappedBody } from './tap-request-body.js';
 
 type Pushable = IncomingMessage & { body?: unknown; push(chunk: unknown, encoding?: BufferEncoding): boolean };
@@ -8,21 +10,6 @@ export interface BodyHold {
   release(): void;
   /** Drops what was held and drains the rest, so the connection stays usable: for a request answered without its handler. */
   discard(): void;
-}
-
-/** The text of a body a parser in front already read: JSON re-serialised, which classifies the same. */
-function parsedBodyText(body: unknown): string | undefined {
-  if (typeof body === 'string') return body;
-  if (Buffer.isBuffer(body)) return body.toString('utf8');
-  if (typeof body === 'object' && body !== null) return JSON.stringify(body);
-  return undefined;
-}
-
-function asBuffer(chunk: unknown, encoding: BufferEncoding | undefined): Buffer | undefined {
-  if (Buffer.isBuffer(chunk)) return chunk;
-  if (typeof chunk === 'string') return Buffer.from(chunk, encoding ?? 'utf8');
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  return undefined;
 }
 
 /** A body kept back from the request stream until the policy has decided. */
@@ -59,7 +46,7 @@ class HeldBody implements BodyHold {
       return false;
     }
     this.held.push([chunk, encoding]);
-    const buffer = asBuffer(chunk, encoding);
+    const buffer = pushedBytes(chunk, encoding);
     if (buffer === undefined || this.see(buffer)) return true;
     // Past the cap: what came so far goes on, and so does the rest as it arrives; the request is
     // decided on its headers, as the proxy decides an oversized one.

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { parsedBodyText } from './parsed-body-text.js';
+import { pushedBytes } from './pushed-bytes.js';
 
 export interface TappedBody {
   /** The body text, when it was seen whole and within the cap. */
@@ -8,21 +10,6 @@ export interface TappedBody {
 }
 
 type Pushable = IncomingMessage & { body?: unknown; push(chunk: unknown, encoding?: BufferEncoding): boolean };
-
-/** The text of a body a parser in front already read: JSON re-serialised, which classifies the same. */
-function parsedBodyText(body: unknown): string | undefined {
-  if (typeof body === 'string') return body;
-  if (Buffer.isBuffer(body)) return body.toString('utf8');
-  if (typeof body === 'object' && body !== null) return JSON.stringify(body);
-  return undefined;
-}
-
-function asBuffer(chunk: unknown, encoding: BufferEncoding | undefined): Buffer | undefined {
-  if (Buffer.isBuffer(chunk)) return chunk;
-  if (typeof chunk === 'string') return Buffer.from(chunk, encoding ?? 'utf8');
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  return undefined;
-}
 
 /** One body being watched on its way in. */
 class BodyTap {
@@ -40,7 +27,7 @@ class BodyTap {
   ) {}
 
   observe(chunk: unknown, encoding: BufferEncoding | undefined): void {
-    const buffer = asBuffer(chunk, encoding);
+    const buffer = pushedBytes(chunk, encoding);
     if (buffer === undefined) return;
     this.bytes += buffer.length;
     if (this.bytes > this.maxBytes) return this.finish(false);

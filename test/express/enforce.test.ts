@@ -5,13 +5,12 @@ import { meter, type MeterMiddleware, type MeterOptions } from '../../server/exp
 import { captureV1ConnectError, CLIENT_INFO, runV1HttpSession, runV1SseSession, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { dayFromNow as day, POLICY_URL, sendPlan, v1HttpAdd, v2Add } from '../support/enforcement-peers.js';
+import { brownoutNow, dayFromNow as day, errorOf, legacyPlan, POLICY_URL, sendPlan, v1HttpAdd, v2Add } from '../support/enforcement-peers.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 import { startEchoApp } from './echo-app.js';
 import { startMeteredApp, type AppKind } from './metered-apps.js';
 
 const PARTNER_KEY = 'partner-key-0001';
-const HOUR = 3_600_000;
 const identity = { order: ['static-map' as const], apiKeyHeader: 'x-api-key', staticMap: { [PARTNER_KEY]: 'partner-a' } };
 const enforcement = { supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] };
 
@@ -64,27 +63,6 @@ async function startApp(kind: AppKind, metered: MeterMiddleware, json = false): 
   });
   cleanups.push(() => peer.close());
   return { peer, url: new URL(kind === 'v1-sse' ? '/sse' : '/mcp', peer.origin), handled };
-}
-
-const legacyPlan = (extra: Record<string, unknown>) => ({
-  name: 'Retire the legacy era',
-  scope: { kind: 'era', value: 'legacy' },
-  announceDate: day(-60),
-  retireDate: day(90),
-  policyUrl: POLICY_URL,
-  action: 'deny',
-  ...extra,
-});
-
-const brownoutNow = () => [{ startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + HOUR).toISOString(), note: 'test brownout' }];
-
-async function errorOf(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the client to fail');
 }
 
 async function policyVersionOf(service: TestService): Promise<number> {

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, expect, test } from 'vitest';
 import { meter, type MeterMiddleware } from '../../server/express/index.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { dayFromNow as day, POLICY_URL, sendPlan, v1HttpAdd } from '../support/enforcement-peers.js';
+import { legacyPlan, sendPlan, v1HttpAdd } from '../support/enforcement-peers.js';
 import { startTestService } from '../support/start-test-service.js';
 import { startMeteredApp } from './metered-apps.js';
 
@@ -42,15 +42,7 @@ test('a brownout begins and ends at the same instant on a sidecar and two middle
 
   const startsAt = Math.ceil((Date.now() + 60 * MINUTE) / MINUTE) * MINUTE;
   const endsAt = startsAt + 30 * MINUTE;
-  await sendPlan(service, 'POST', '/api/v1/plans', {
-    name: 'Retire the legacy era',
-    scope: { kind: 'era', value: 'legacy' },
-    announceDate: day(-60),
-    retireDate: day(90),
-    policyUrl: POLICY_URL,
-    action: 'deny',
-    brownouts: [{ startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), note: 'fleet drill' }],
-  });
+  await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan({ brownouts: [{ startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), note: 'fleet drill' }] }));
   const { body } = await service.api<{ policyVersion: number }>('/api/v1/fleet');
   const deadline = Date.now() + 10_000;
   const versions = () => [service.health().policy.version, ...apps.map((a) => a.metered.policy()?.version)];

@@ -6,11 +6,10 @@ import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
 import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { dayFromNow as day, POLICY_URL, sendPlan, v1HttpAdd, v2Add } from '../support/enforcement-peers.js';
+import { brownoutNow, dayFromNow as day, errorOf, legacyPlan, POLICY_URL, sendPlan, v1HttpAdd, v2Add } from '../support/enforcement-peers.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
 const PARTNER_KEY = 'partner-key-0001';
-const HOUR = 3_600_000;
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
@@ -19,28 +18,6 @@ const MODERN_META = {
 
 function createPlan(service: TestService, plan: Record<string, unknown>): Promise<{ id: number }> {
   return sendPlan(service, 'POST', '/api/v1/plans', plan);
-}
-
-const legacyPlan = (extra: Record<string, unknown>) => ({
-  name: 'Retire the legacy era',
-  scope: { kind: 'era', value: 'legacy' },
-  announceDate: day(-60),
-  retireDate: day(90),
-  policyUrl: POLICY_URL,
-  action: 'deny',
-  ...extra,
-});
-
-/** A brownout running now. */
-const brownoutNow = () => [{ startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + HOUR).toISOString(), note: 'test brownout' }];
-
-async function errorOf(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the client to fail');
 }
 
 const identity = { order: ['static-map' as const], apiKeyHeader: 'x-api-key', staticMap: { [PARTNER_KEY]: 'partner-a' } };

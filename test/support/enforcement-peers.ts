@@ -13,6 +13,28 @@ export function dayFromNow(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
+const HOUR = 3_600_000;
+
+/** A plan (the API's body) retiring the legacy era: announced 60 days ago, retired in 90, `deny`; `extra` overrides. */
+export function legacyPlan(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'Retire the legacy era', scope: { kind: 'era', value: 'legacy' }, announceDate: dayFromNow(-60), retireDate: dayFromNow(90), policyUrl: POLICY_URL, action: 'deny', ...extra };
+}
+
+/** One brownout window running now, from an hour ago to an hour ahead. */
+export function brownoutNow(): { startsAt: string; endsAt: string; note: string }[] {
+  return [{ startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + HOUR).toISOString(), note: 'test brownout' }];
+}
+
+/** The error a client run throws; fails the test when it does not throw. */
+export async function errorOf(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the client to fail');
+}
+
 /** POSTs or PATCHes a plan through the service's API; any answer but 2xx fails the test with its body. */
 export async function sendPlan(service: TestService, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<{ id: number }> {
   const response = await fetch(new URL(path, service.apiUrl), { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
