@@ -44,7 +44,7 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     close: () => connection.close(),
 
     // The steady state, one batch per flush, takes one round trip; a retry carrying several, a transaction.
-    writeTally: (batches, now, heartbeat) => (batches.length === 1 ? writeOneFlush(connection.pool, batches[0]!, now, heartbeat) : writeTally(db, batches, now, heartbeat)),
+    writeTally: (batches, now, heartbeat) => (batches.length === 1 ? writeOneFlush(connection.pool, db, batches[0]!, now, heartbeat) : writeTally(db, batches, now, heartbeat)),
     writeLegacySpoolBatches: (entries, now) => writeLegacySpoolBatches(db, entries, now),
     listTraffic: (query) => listTraffic(db, query),
     listShareRows: (from, to, node) => listShareRows(db, from, to, node),

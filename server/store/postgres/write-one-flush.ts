@@ -4,19 +4,18 @@ import type { Bucket } from '../../lib/time-bucket.js';
 import type { NodeHeartbeat, SequencedBatch, TallyWrite } from '../../tally/tally-cell.js';
 import { eventsInBatch } from '../spool-file.js';
 import { FLUSH_CELL_COLUMNS, flushCellColumns } from './flush-cell-columns.js';
+import type { PgDb } from './pg-db.js';
 import {
   ADD_TRAFFIC,
-  INTEGRATION_COLUMNS,
   LEGACY_CALLER_COLUMNS,
   LEGACY_CALLER_KEY,
-  MERGE_INTEGRATION,
   SHARE_COLUMNS,
   SHARE_KEY,
   rollupRows,
-  sightingRows,
   TRAFFIC_COLUMNS,
   TRAFFIC_KEY,
   TRAFFIC_TABLES,
+  writeSightings,
   type Column,
 } from './write-tally-cells.js';
 
@@ -26,14 +25,11 @@ interface Part {
   columns: readonly Column<any>[];
   key: string;
   update: string;
-  /** Written only when the stream accepted the batch; sightings merge idempotently and always are. */
-  counted: boolean;
 }
 
 const PARTS: readonly Part[] = [
-  { name: 'share', table: 'share_day', columns: SHARE_COLUMNS, key: SHARE_KEY, update: 'count = t.count + excluded.count', counted: true },
-  { name: 'legacy', table: 'legacy_caller_day', columns: LEGACY_CALLER_COLUMNS, key: LEGACY_CALLER_KEY, update: 'count = t.count + excluded.count', counted: true },
-  { name: 'sightings', table: 'integrations', columns: INTEGRATION_COLUMNS, key: 'key', update: MERGE_INTEGRATION, counted: false },
+  { name: 'share', table: 'share_day', columns: SHARE_COLUMNS, key: SHARE_KEY, update: 'count = t.count + excluded.count' },
+  { name: 'legacy', table: 'legacy_caller_day', columns: LEGACY_CALLER_COLUMNS, key: LEGACY_CALLER_KEY, update: 'count = t.count + excluded.count' },
 ];
 
 const LABELS = TRAFFIC_COLUMNS.map(([name]) => name).filter((name) => name !== 'bucket_start' && !name.endsWith('count'));
@@ -63,8 +59,7 @@ function statementText(): string {
   const parts = PARTS.map((part) => {
     const names = part.columns.map(([name]) => name).join(', ');
     const arrays = part.columns.map(([, type]) => `$${next++}::${type}[]`).join(', ');
-    const only = part.counted ? ' where exists (select 1 from accepted)' : '';
-    return `${part.name} as (insert into "${part.table}" as t (${names}) select * from unnest(${arrays})${only} on conflict (${part.key}) do update set ${part.update})`;
+    return `${part.name} as (insert into "${part.table}" as t (${names}) select * from unnest(${arrays}) where exists (select 1 from accepted) on conflict (${part.key}) do update set ${part.update})`;
   });
   return [
     'with accepted as (',
@@ -85,16 +80,20 @@ const TEXT = statementText();
 /**
  * One flush of one batch in a single statement, hence one round trip and one implicit transaction:
  * the stream moves past the batch's sequence number, and only if it did are the counts written;
- * the heartbeat and the sightings go with it. Named, so each connection parses and plans it once.
- * Two attempts of one batch at once serialise on the stream's row: the later one finds it moved
- * and writes no counts.
+ * the heartbeat goes with it. Named, so each connection parses and plans it once. Two attempts of
+ * one batch at once serialise on the stream's row: the later one finds it moved and writes no counts.
+ *
+ * Every row that statement locks is the node's own. The callers' sightings are rows every node
+ * shares, so they follow in a short statement of their own: inside the counts' transaction, nodes
+ * that see the same callers queued on those rows for the whole of each other's flush (under load,
+ * up to the statement timeout). They merge idempotently, so a retry after the second statement
+ * failed finds its counts written and writes the sightings again.
  */
-export async function writeOneFlush(pool: pg.Pool, batch: SequencedBatch, now: number, heartbeat: NodeHeartbeat | undefined): Promise<TallyWrite> {
+export async function writeOneFlush(pool: pg.Pool, db: PgDb, batch: SequencedBatch, now: number, heartbeat: NodeHeartbeat | undefined): Promise<TallyWrite> {
   const rows = rollupRows([batch.batch]);
   const byPart: Record<string, readonly unknown[]> = {
     share: rows.share,
     legacy: rows.legacyCallers,
-    sightings: sightingRows([batch.batch]),
   };
   const values: unknown[] = [
     batch.stream,
@@ -112,5 +111,6 @@ export async function writeOneFlush(pool: pg.Pool, batch: SequencedBatch, now: n
   for (const part of PARTS) for (const [, , read] of part.columns) values.push(byPart[part.name]!.map((row) => read(row)));
   const result = await pool.query<{ written: number }>({ name: 'mcp-sunset-write-one-flush', text: TEXT, values });
   const written = result.rows[0]?.written ?? 0;
+  if (batch.batch.integrations.length > 0) await writeSightings(db, [batch.batch]);
   return { written, skipped: 1 - written, writtenEvents: written === 1 ? eventsInBatch(batch.batch) : 0 };
 }
