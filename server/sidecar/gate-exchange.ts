@@ -1,7 +1,7 @@
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
-import { decideExchange } from './decide-exchange.js';
+import { decideExchange, type ExchangeDecision } from './decide-exchange.js';
 import { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
@@ -14,6 +14,9 @@ export interface GatedExchange<A> {
   /** What the exchange counts its messages under: the caller's own, or a copy marked would-block. */
   attrs: A | undefined;
 }
+
+/** The decision for a request no plan enforces on: shared, so passing one allocates nothing. */
+const UNDECIDED: ExchangeDecision = Object.freeze({ decision: PASS, refused: undefined });
 
 /** An exchange passed on unmetered and unannounced. */
 export function ungated<A>(report: (error: unknown, where: string) => void): GatedExchange<A> {
@@ -39,7 +42,7 @@ export function gateExchange<A extends Caller>(
   try {
     const classification = meter.classify(facts);
     where = 'policy';
-    const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : { decision: PASS, refused: undefined };
+    const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : UNDECIDED;
     if (decision.refusedBy !== null && refused !== undefined) {
       const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
       meter.refused(classification, caller);
