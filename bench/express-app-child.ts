@@ -17,6 +17,12 @@ import { registerDemoTools } from '../server/demo/demo-tools.js';
 import { meter } from '../server/express/index.js';
 import { openStore } from '../server/store/open-store.js';
 
+/** What the app tells its parent over IPC. */
+export type ExpressAppReply =
+  | { type: 'ready'; url: string }
+  | { type: 'cpu'; usage: NodeJS.CpuUsage }
+  | { type: 'stopped'; final: unknown; enforcingPlans: number | null };
+
 const variant = process.argv[2] ?? 'plain';
 const handler = createMcpHandler((ctx) => {
   const server = new McpServer({ name: 'bench-express-app', version: '1.0.0' });

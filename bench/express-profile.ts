@@ -4,6 +4,8 @@
  * profiles are compared per request: self time per function in µs/req, and what the metered app spends more.
  *   npx tsx bench/express-profile.ts   (BENCH_PROFILE_SECONDS=10, BENCH_PROFILE_INTERVAL_US=1000 by default)
  */
+import type { ExpressAppReply } from './express-app-child.js';
+import { nextReply } from './next-reply.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,16 +20,8 @@ const CONNECTIONS = 32;
 const TREE_ROOT = fileURLToPath(new URL('../', import.meta.url));
 type Variant = 'plain' | 'metered';
 
-function reply<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (message: { type: string } & T) => {
-      if (message.type !== type) return;
-      child.off('message', on);
-      resolve(message);
-    };
-    child.on('message', on);
-  });
-}
+const REPLY_TIMEOUT_MS = 60_000;
+const reply = <T extends ExpressAppReply['type']>(child: ChildProcess, type: T) => nextReply<ExpressAppReply, T>(child, type, REPLY_TIMEOUT_MS);
 
 /** Busy (non-idle) sampled microseconds of a profile: the shares summarizeCpuProfile gives are of this. */
 function busyMicros(path: string): number {
@@ -57,7 +51,7 @@ async function start(variant: Variant): Promise<Child> {
     execArgv: ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { url } = await reply<{ url: string }>(child, 'ready');
+  const { url } = await reply(child, 'ready');
   return { child, url: new URL(url), dir, responses: 0 };
 }
 

@@ -8,6 +8,8 @@
  * Appends a dated section to bench/RESULTS.md unless BENCH_RECORD=0. Run through bench/express.ts,
  * from tsc output.
  */
+import type { ExpressAppReply } from './express-app-child.js';
+import { nextReply } from './next-reply.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -30,29 +32,21 @@ interface App {
   url: URL;
 }
 
-function reply<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (message: { type: string } & T) => {
-      if (message.type !== type) return;
-      child.off('message', on);
-      resolve(message);
-    };
-    child.on('message', on);
-  });
-}
+const REPLY_TIMEOUT_MS = 60_000;
+const reply = <T extends ExpressAppReply['type']>(child: ChildProcess, type: T) => nextReply<ExpressAppReply, T>(child, type, REPLY_TIMEOUT_MS);
 
 async function start(variant: Variant): Promise<App> {
   const child = fork(fileURLToPath(new URL('./express-app-child.js', import.meta.url)), [variant], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { url } = await reply<{ url: string }>(child, 'ready');
+  const { url } = await reply(child, 'ready');
   return { child, url: new URL(url) };
 }
 
 async function measure(app: App, seconds: number): Promise<ClosedLoopResult & { cpuMicrosPerRequest: number }> {
   app.child.send({ type: 'cpu' });
-  const before = (await reply<{ usage: NodeJS.CpuUsage }>(app.child, 'cpu')).usage;
+  const before = (await reply(app.child, 'cpu')).usage;
   const result = await runClosedLoop({ url: app.url, path: '/mcp', connections: CONNECTIONS, durationSeconds: seconds });
   app.child.send({ type: 'cpu' });
-  const after = (await reply<{ usage: NodeJS.CpuUsage }>(app.child, 'cpu')).usage;
+  const after = (await reply(app.child, 'cpu')).usage;
   const cpu = after.user - before.user + (after.system - before.system);
   return { ...result, cpuMicrosPerRequest: cpu / Math.max(1, result.responses) };
 }
@@ -93,7 +87,7 @@ const finals = {} as Record<Variant, unknown>;
 const enforcingPlans = {} as Record<Variant, number | null>;
 for (const variant of VARIANTS) {
   apps[variant].child.send({ type: 'stop' });
-  const stopped = await reply<{ final: unknown; enforcingPlans: number | null }>(apps[variant].child, 'stopped');
+  const stopped = await reply(apps[variant].child, 'stopped');
   finals[variant] = stopped.final;
   enforcingPlans[variant] = stopped.enforcingPlans;
 }

@@ -11,30 +11,14 @@ import { loadIntegrationViews } from '../../server/views/load-integration-views.
 import { listPlans } from '../../server/store/sqlite/list-plans.js';
 import { integrationToJson } from '../../server/api/to-json.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';
+import { planInput as storedPlan } from '../support/plan-input.js';
 
 const TODAY = Date.UTC(2027, 0, 15);
 const NOW = TODAY + 12 * 3_600_000;
 const dayAgo = (n: number) => TODAY - n * DAY_MS;
 
 function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
-  return {
-    name: 'Legacy sunset',
-    scopeKind: 'era',
-    scopeValue: 'legacy',
-    announceDate: '2026-10-01',
-    retireDate: '2027-03-01',
-    targetShare: 0.01,
-    basis: 'work-requests',
-    policyUrl: null,
-    brownouts: [],
-    action: 'observe',
-    blockNewCallersFrom: null,
-    quietDays: 30,
-    gate: null,
-    exemptions: [],
-    declaredKey: null,
-    ...overrides,
-  };
+  return storedPlan({ name: 'Legacy sunset', targetShare: 0.01, policyUrl: null, action: 'observe', ...overrides });
 }
 
 const modern: Partial<TallyCell> = { era: 'modern', reason: 'modern-meta', version: '2026-07-28' };

@@ -11,6 +11,7 @@ import { listTraffic } from '../../server/store/sqlite/list-traffic.js';
 import { openDatabase } from '../../server/store/sqlite/open-database.js';
 import { textOf } from '../peers/clients.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
+import { planInput } from '../support/plan-input.js';
 
 const TSX = ['--import', 'tsx'];
 const BOUND = { timeout: 20_000, interval: 50 };
@@ -80,23 +81,13 @@ describe('mcp-sunset wrap enforcing a retirement plan on real SDK peers over std
     const store = openDatabase(db);
     insertPlan(
       store.db,
-      {
+      planInput({
         name: 'Retire the legacy era',
-        scopeKind: 'era',
-        scopeValue: 'legacy',
         announceDate: day(-60),
         retireDate: day(-1),
-        targetShare: 0.005,
-        basis: 'work-requests',
         policyUrl: POLICY_URL,
-        brownouts: [],
-        action: 'deny',
-        blockNewCallersFrom: null,
-        quietDays: 30,
-        gate: null,
         exemptions: [{ integration: 'stdio:partner', until: day(30), note: 'migrating' }],
-        declaredKey: null,
-      },
+      }),
       Date.now(),
     );
     store.close();

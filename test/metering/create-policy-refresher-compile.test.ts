@@ -1,30 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createPolicyRefresher } from '../../server/metering/create-policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
 import { updatePlan } from '../../server/store/sqlite/update-plan.js';
+import { planInput } from '../support/plan-input.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 
 const NOW = Date.UTC(2027, 0, 15, 12);
 
-const plan = (overrides: Partial<PlanInput> = {}): PlanInput => ({
-  name: 'Retire legacy',
-  scopeKind: 'era',
-  scopeValue: 'legacy',
-  announceDate: '2026-10-01',
-  retireDate: '2027-03-01',
-  targetShare: 0.005,
-  basis: 'work-requests',
-  policyUrl: 'https://example.com/policy',
-  brownouts: [],
-  action: 'deny',
-  blockNewCallersFrom: null,
-  quietDays: 30,
-  gate: null,
-  exemptions: [],
-  declaredKey: null,
-  ...overrides,
-});
+const plan = planInput;
 
 const legacy = { era: 'legacy', transport: 'streamable-http', version: '2025-11-25' } as const;
 

@@ -1,27 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { PlanInput } from '../../../server/store/sqlite/insert-plan.js';
 import type { DeclaredPlanFields } from '../../../server/store/sqlite/same-plan-fields.js';
+import { planInput as storedPlan } from '../../support/plan-input.js';
 import { BACKENDS, DAY, NOON, useStores } from './backends.js';
 
 function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
-  return {
-    name: 'Retire legacy',
-    scopeKind: 'era',
-    scopeValue: 'legacy',
-    announceDate: '2026-12-01',
-    retireDate: '2027-06-01',
-    targetShare: 0.005,
-    basis: 'work-requests',
-    policyUrl: null,
-    brownouts: [],
-    action: 'observe',
-    blockNewCallersFrom: null,
-    quietDays: 30,
-    gate: null,
-    exemptions: [],
-    declaredKey: null,
-    ...overrides,
-  };
+  return storedPlan({ announceDate: '2026-12-01', retireDate: '2027-06-01', policyUrl: null, action: 'observe', ...overrides });
 }
 
 function declared(overrides: Partial<DeclaredPlanFields> = {}): DeclaredPlanFields {

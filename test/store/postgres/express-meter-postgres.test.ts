@@ -6,6 +6,7 @@ import type { TrafficDimension } from '../../../server/store/sqlite/list-traffic
 import { captureV1ConnectError, runV1HttpSession, runV2Session } from '../../peers/clients.js';
 import { dayFromNow as day, POLICY_URL } from '../../support/enforcement-peers.js';
 import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';
+import { planInput } from '../../support/plan-input.js';
 import { startMeteredApp } from '../../express/metered-apps.js';
 
 describe('the Express middleware writing to Postgres', () => {
@@ -57,23 +58,7 @@ describe('the Express middleware writing to Postgres', () => {
     databases.push(db);
     const store = await openStore(db.url);
     try {
-      await store.insertPlan({
-        name: 'Retire the legacy era',
-        scopeKind: 'era',
-        scopeValue: 'legacy',
-        announceDate: day(-90),
-        retireDate: day(-1),
-        targetShare: 0.01,
-        basis: 'work-requests',
-        policyUrl: POLICY_URL,
-        brownouts: [],
-        action: 'deny',
-        blockNewCallersFrom: null,
-        quietDays: 30,
-        gate: null,
-        exemptions: [],
-        declaredKey: null,
-      }, Date.now());
+      await store.insertPlan(planInput({ name: 'Retire the legacy era', announceDate: day(-90), retireDate: day(-1), policyUrl: POLICY_URL }), Date.now());
       const version = await store.getPolicyVersion();
       for (const node of ['app-1', 'app-2']) {
         const metered = meter({ db: db.url, node, enforcement: { supportedVersions: ['2026-07-28', '2025-11-25'] }, logger: pino({ level: 'silent' }) });
