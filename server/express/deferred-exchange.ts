@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { createBodyObserver, type BodyObserver } from '../sidecar/body-observer.js';
 import type { GuardedExchange } from '../sidecar/guarded-exchange.js';
+import type { Listed } from '../lib/open-list.js';
 import type { ResponseSink } from './tap-response.js';
 
 type Op<A> = (exchange: GuardedExchange<A>) => void;
@@ -20,7 +21,8 @@ export interface ExchangeOwner<A> {
  * been seen (a refusal written as soon as the headers arrive): what it writes waits here, bounded
  * in bytes, until the exchange is classified, then reaches the meter in the order it was written.
  */
-export class DeferredExchange<A> implements ResponseSink {
+export class DeferredExchange<A> implements ResponseSink, Listed {
+  openSlot = -1;
   private exchange: GuardedExchange<A> | undefined;
   private readonly queue: Op<A>[] = [];
   private queuedBytes = 0;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, type Logger } from '../lib/create-logger.js';
+import { OpenList } from '../lib/open-list.js';
 import { createMetering, type FinalFlush, type Metering } from '../metering/create-metering.js';
 import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
@@ -76,7 +77,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     // createMetering answers even without a store; this is a fault of its own, and costs counts only.
     (error: unknown) => onInternalError(error, 'open'),
   );
-  const open = new Set<DeferredExchange<MeteredCaller>>();
+  const open = new OpenList<DeferredExchange<MeteredCaller>>();
   const requestMeter: RequestMeter<MeteredCaller> = {
     start(facts, attrs) {
       try {
@@ -139,8 +140,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
   middleware.close = () => {
     closing ??= ready.then(async () => {
       policy?.stop();
-      for (const exchange of [...open]) exchange.cancel();
-      open.clear();
+      for (const exchange of open.takeAll()) exchange.cancel();
       httpMeter.settleAllPending('cancelled');
       if (metering === undefined) return { spooled: 0, lost: 0 };
       const final = await metering.finish();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
+import type { OpenList } from '../lib/open-list.js';
 import type { GuardedExchange } from '../sidecar/guarded-exchange.js';
 import { DeferredExchange, type ExchangeOwner } from './deferred-exchange.js';
 import { tapRequestBody, type TappedBody } from './tap-request-body.js';
@@ -11,7 +12,7 @@ export interface RequestMeter<A> {
   start(facts: HttpRequestFacts, attrs: A): GuardedExchange<A>;
   report(error: unknown, where: string): void;
   /** Exchanges not settled yet, for close(). */
-  open: Set<DeferredExchange<A>>;
+  open: OpenList<DeferredExchange<A>>;
   maxBodyBytes: number;
   maxAnswerBytes: number;
 }

@@ -9,6 +9,7 @@ import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
+import { OpenList, type Listed } from '../lib/open-list.js';
 import { gateExchange, refusalHeaders, ungated, type GatedExchange } from './gate-exchange.js';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { HttpRefusal } from '../protocol/policy-refusal.js';
@@ -43,7 +44,7 @@ export interface ReverseProxy {
   close(): void;
 }
 
-interface Forwarded {
+interface Forwarded extends Listed {
   res: ServerResponse;
   upstreamReq: http.ClientRequest;
   exchange: GuardedExchange<Caller>;
@@ -65,7 +66,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const upstreamPrefix = upstream.pathname.replace(/\/+$/, '');
   const mapping: PathMapping = { upstreamPrefix, publicPrefix: options.publicPrefix ?? upstreamPrefix };
-  const forwarded = new Set<Forwarded>();
+  const forwarded = new OpenList<Forwarded>();
 
   const now = options.now ?? Date.now;
 
@@ -111,7 +112,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     });
     let answered = false;
     armConnectTimeout(upstreamReq, options.connectTimeoutMs);
-    const entry: Forwarded = { res, upstreamReq, exchange, stream: false };
+    const entry: Forwarded = { res, upstreamReq, exchange, stream: false, openSlot: -1 };
     forwarded.add(entry);
 
     res.on('close', () => {
@@ -236,12 +237,11 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     },
     inFlight(answersAwaited) {
       let count = 0;
-      for (const entry of forwarded) if (answersAwaited || !entry.stream || !entry.exchange.settled) count += 1;
+      for (const entry of forwarded.values()) if (answersAwaited || !entry.stream || !entry.exchange.settled) count += 1;
       return count;
     },
     cutInFlight() {
-      const open = [...forwarded];
-      forwarded.clear();
+      const open = forwarded.takeAll();
       for (const entry of open) {
         // Counted before the sockets go, so the final flush that follows includes them.
         entry.exchange.clientClosed();
