@@ -44,14 +44,24 @@ export function createMetrics(gauges: MeteringGauges) {
     const at = gauges.lastFlushAt();
     return at === undefined ? 0 : at / 1000;
   });
+  // Counting a message is a plain increment on the hot path. prom-client's labelled child hashes
+  // its labels on every inc(); the combinations are few, so each keeps its own integer, and a scrape
+  // hands the counter what was added since the last one.
+  const counted = new Map<string, { labels: [string, string, string, string]; count: number; published: number }>();
   const messages = new Counter({
     name: 'mcp_sunset_messages_total',
     help: 'MCP messages counted, by lifecycle path and outcome.',
     labelNames: ['era', 'transport', 'reason', 'outcome'] as const,
     registers: [registry],
+    collect() {
+      for (const entry of counted.values()) {
+        if (entry.count === entry.published) continue;
+        const [era, transport, reason, outcome] = entry.labels;
+        this.inc({ era, transport, reason, outcome }, entry.count - entry.published);
+        entry.published = entry.count;
+      }
+    },
   });
-  // Resolving a labelled child hashes its labels; the combinations are few, so resolve each once.
-  const children = new Map<string, { inc(): void }>();
   return {
     registry,
     messages,
@@ -64,12 +74,9 @@ export function createMetrics(gauges: MeteringGauges) {
     },
     countMessage(era: string, transport: string, reason: string, outcome: string): void {
       const key = `${era}|${transport}|${reason}|${outcome}`;
-      let child = children.get(key);
-      if (child === undefined) {
-        child = messages.labels(era, transport, reason, outcome);
-        children.set(key, child);
-      }
-      child.inc();
+      const entry = counted.get(key);
+      if (entry !== undefined) entry.count += 1;
+      else counted.set(key, { labels: [era, transport, reason, outcome], count: 1, published: 0 });
     },
     claimMismatches: new Counter({
       name: 'mcp_sunset_claim_mismatches_total',

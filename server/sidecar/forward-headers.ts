@@ -3,23 +3,32 @@
  * headers the proxy does not pass on; Node frames the next hop itself.
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+/** Lengths of those names: a name of any other length cannot be one, and is passed on without lower-casing it. */
+const HOP_BY_HOP_LENGTH = new Set([...HOP_BY_HOP].map((name) => name.length));
+const CONNECTION = 'connection';
 
 /**
  * Filters a raw header list (name, value, name, value, …) as Node delivers it, keeping case, order
  * and repeats of everything end-to-end. `drop` names further headers to leave out (lower case).
+ * Runs twice per proxied request, so names are only lower-cased when their length could match.
  */
 export function forwardHeaders(raw: readonly string[], drop?: ReadonlySet<string>): string[] {
   let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() !== 'connection') continue;
+    const name = raw[i]!;
+    if (name.length !== CONNECTION.length || name.toLowerCase() !== CONNECTION) continue;
     named ??= new Set();
     for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
   }
+  const everyName = named !== undefined || drop !== undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named?.has(name) || drop?.has(name)) continue;
-    out.push(raw[i]!, raw[i + 1] ?? '');
+    const name = raw[i]!;
+    if (everyName || HOP_BY_HOP_LENGTH.has(name.length)) {
+      const lower = name.toLowerCase();
+      if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop?.has(lower)) continue;
+    }
+    out.push(name, raw[i + 1] ?? '');
   }
   return out;
 }
