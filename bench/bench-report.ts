@@ -17,6 +17,8 @@ export interface RoundSample {
   open: OpenLoopResult;
   /** CPU the proxy process spent per request during the closed-loop phase (µs); none for direct. */
   proxyCpuMicros: number | undefined;
+  /** Of that, main-thread GC pauses per request (µs). */
+  proxyGcMicros: number | undefined;
   upstreamCpuMicros: number;
 }
 
@@ -32,6 +34,7 @@ export interface SetupSummary {
   openServiceP99: number;
   sendLagP99: number;
   proxyCpuMicros: number | undefined;
+  proxyGcMicros: number | undefined;
   upstreamCpuMicros: number;
   failures: number;
 }
@@ -93,6 +96,7 @@ function summarize(samples: RoundSample[], mode: AnswerMode, setup: SetupName): 
     openServiceP99: med((s) => s.open.serviceP99),
     sendLagP99: med((s) => s.open.sendLagP99),
     proxyCpuMicros: setup === 'direct' ? undefined : med((s) => s.proxyCpuMicros ?? Number.NaN),
+    proxyGcMicros: setup === 'direct' ? undefined : med((s) => s.proxyGcMicros ?? Number.NaN),
     upstreamCpuMicros: med((s) => s.upstreamCpuMicros),
     failures: mine.reduce((sum, s) => sum + s.closed.failures + s.open.failures, 0),
   };

@@ -15,6 +15,8 @@ export type ChildRequest = { type: 'stats' } | { type: 'stop' };
 export interface ChildStats {
   /** User + system CPU time the child has used so far, in microseconds. */
   cpuMicros: number;
+  /** Time its main thread has spent paused for garbage collection so far, in microseconds. */
+  gcMicros: number;
   /** The sidecar's metering health; empty for the other servers. */
   health: Record<string, unknown>;
 }

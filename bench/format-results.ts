@@ -48,7 +48,14 @@ function interpret(report: BenchReport): string[] {
     `- Per request the sidecar process burned ${cpuGaps.join(', ')} more CPU than the bare proxy. The metering work measured in isolation ` +
       `(classify + exchange lifecycle + caller HMAC + tally, JSON answer) is ≈ ${micros(meterNs / 1000)} µs of that; the rest is the sidecar's ` +
       'extra plumbing (the request body is buffered before forwarding, raw header filtering both ways, a copy of every answer chunk decoded to text, ' +
-      'prom-client counters, closures and objects per request and the GC they cause); `npx tsx bench/breakdown.ts` splits it by layer.',
+      'closures and objects per request and the GC they cause); `npx tsx bench/breakdown.ts` splits it by layer.',
+  );
+  const gcPauses = (['json', 'sse'] as const).map(
+    (mode) => `${micros(of(mode, 'bare').proxyGcMicros)} µs bare, ${micros(of(mode, 'sidecar').proxyGcMicros)} µs sidecar (${MODE_LABEL[mode]})`,
+  );
+  lines.push(
+    `- GC pauses per request: ${gcPauses.join('; ')}. Objects that outlive a request (held by a table or a timer, or by a dead object already ` +
+      'promoted) survive young collections and are promoted; that shows here long before it shows in the CPU ratio.',
   );
   lines.push(
     `- On ${report.machine.cores} shared cores the load generator, the upstream and the proxy compete for CPU, so proxy CPU per request converts ` +
@@ -87,6 +94,7 @@ export function formatResults(report: BenchReport): string {
     ms(s.openP99),
     ms(s.openServiceP99),
     micros(s.proxyCpuMicros),
+    micros(s.proxyGcMicros),
     micros(s.upstreamCpuMicros),
     s.failures.toString(),
   ]);
@@ -121,11 +129,11 @@ export function formatResults(report: BenchReport): string {
     '### Results',
     '',
     table(
-      ['answer', 'setup', 'req/s', 'p50 ms', 'p99 ms', `p50 ms @${settings.openRate}/s`, `p99 ms @${settings.openRate}/s`, 'service p99 ms', 'proxy CPU µs/req', 'upstream CPU µs/req', 'failures'],
+      ['answer', 'setup', 'req/s', 'p50 ms', 'p99 ms', `p50 ms @${settings.openRate}/s`, `p99 ms @${settings.openRate}/s`, 'service p99 ms', 'proxy CPU µs/req', 'of it GC pauses µs/req', 'upstream CPU µs/req', 'failures'],
       resultRows,
     ),
     '',
-    'req/s, p50 and p99 are from the closed loop; the `@rate` columns from the open loop; service p99 leaves out the generator\'s own send lag. CPU µs/req is user+system time of that server process over the closed-loop phase divided by the answers it produced.',
+    'req/s, p50 and p99 are from the closed loop; the `@rate` columns from the open loop; service p99 leaves out the generator\'s own send lag. CPU µs/req is user+system time of that server process over the closed-loop phase divided by the answers it produced; GC pauses are those of its main thread, as perf_hooks reports them.',
     '',
     '### Ratios',
     '',

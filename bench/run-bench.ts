@@ -43,8 +43,8 @@ async function checkTransparency(urls: Record<SetupName, URL>): Promise<void> {
   }
 }
 
-async function cpuMicros(child: ServerChild | undefined): Promise<number> {
-  return child === undefined ? 0 : (await child.stats()).cpuMicros;
+async function usage(child: ServerChild | undefined): Promise<{ cpuMicros: number; gcMicros: number }> {
+  return child === undefined ? { cpuMicros: 0, gcMicros: 0 } : await child.stats();
 }
 
 /** Prints where a profiled child spent its busy time (main thread only: worker threads profile separately). */
@@ -100,9 +100,9 @@ async function main(): Promise<void> {
         for (const setup of order) {
           const target = { url: urls[setup], path: ANSWER_PATHS[mode] };
           await runClosedLoop({ ...target, connections: settings.connections, durationSeconds: settings.warmupSeconds });
-          const [proxyBefore, upstreamBefore] = await Promise.all([cpuMicros(proxies[setup]), cpuMicros(upstream)]);
+          const [proxyBefore, upstreamBefore] = await Promise.all([usage(proxies[setup]), usage(upstream)]);
           const closed = await runClosedLoop({ ...target, connections: settings.connections, durationSeconds: settings.closedSeconds });
-          const [proxyAfter, upstreamAfter] = await Promise.all([cpuMicros(proxies[setup]), cpuMicros(upstream)]);
+          const [proxyAfter, upstreamAfter] = await Promise.all([usage(proxies[setup]), usage(upstream)]);
           // Let the last closed-loop answers and any GC they left drain before the latency phase.
           await sleep(250);
           const open = await runOpenLoop({ ...target, rate: settings.openRate, durationSeconds: settings.openSeconds });
@@ -112,8 +112,9 @@ async function main(): Promise<void> {
             setup,
             closed,
             open,
-            proxyCpuMicros: setup === 'direct' ? undefined : (proxyAfter - proxyBefore) / closed.responses,
-            upstreamCpuMicros: (upstreamAfter - upstreamBefore) / closed.responses,
+            proxyCpuMicros: setup === 'direct' ? undefined : (proxyAfter.cpuMicros - proxyBefore.cpuMicros) / closed.responses,
+            proxyGcMicros: setup === 'direct' ? undefined : (proxyAfter.gcMicros - proxyBefore.gcMicros) / closed.responses,
+            upstreamCpuMicros: (upstreamAfter.cpuMicros - upstreamBefore.cpuMicros) / closed.responses,
           });
           log(
             `round ${round} ${mode.padEnd(4)} ${setup.padEnd(7)} ${Math.round(closed.requestsPerSecond).toString().padStart(6)} req/s ` +

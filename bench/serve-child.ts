@@ -5,6 +5,7 @@
  * event loop; the parent talks to it over the IPC channel only.
  */
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { Server } from 'node:http';
 import type { ChildReply, ChildRequest, ServerKind } from './child-messages.js';
 
@@ -60,6 +61,12 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
   }
 }
 
+// GC pauses are part of a server's cost per request, and the one a profile of JS time hides.
+let gcMillis = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMillis += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
 const send = (reply: ChildReply) => process.send?.(reply);
 const kind = process.argv[2] as ServerKind;
 const upstreamArg = process.argv[3];
@@ -68,7 +75,7 @@ const running = await start(kind, upstreamArg === undefined ? undefined : new UR
 process.on('message', (request: ChildRequest) => {
   if (request.type === 'stats') {
     const usage = process.cpuUsage();
-    send({ type: 'stats', cpuMicros: usage.user + usage.system, health: running.health() });
+    send({ type: 'stats', cpuMicros: usage.user + usage.system, gcMicros: Math.round(gcMillis * 1000), health: running.health() });
   }
   if (request.type === 'stop') {
     // A normal exit (not a signal) is what lets --cpu-prof write its profile.

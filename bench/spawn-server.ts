@@ -40,8 +40,8 @@ export async function spawnServer(kind: ServerKind, options: SpawnOptions = {}):
     async stats() {
       const reply = nextReply<ChildReply, 'stats'>(child, 'stats', START_TIMEOUT_MS);
       child.send({ type: 'stats' });
-      const { cpuMicros, health } = await reply;
-      return { cpuMicros, health };
+      const { cpuMicros, gcMicros, health } = await reply;
+      return { cpuMicros, gcMicros, health };
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
