@@ -1,6 +1,6 @@
 import type { BenchSettings } from './bench-settings.js';
 import type { AnswerMode } from './mcp-request.js';
-import { median } from './percentile.js';
+import { median, percentile } from './percentile.js';
 import type { ClosedLoopResult } from './run-closed-loop.js';
 import type { MicroResult } from './run-micro-benchmarks.js';
 import type { OpenLoopResult } from './run-open-loop.js';
@@ -20,6 +20,13 @@ export interface RoundSample {
   /** Of that, main-thread GC pauses per request (µs). */
   proxyGcMicros: number | undefined;
   upstreamCpuMicros: number;
+}
+
+/** One pair of the CPU ratio's phase: both proxies' CPU per request, measured back to back. */
+export interface CpuPair {
+  mode: AnswerMode;
+  bareMicros: number;
+  sidecarMicros: number;
 }
 
 /** Medians over the rounds for one setup and answer shape. */
@@ -44,8 +51,12 @@ export interface ModeRatios {
   mode: AnswerMode;
   sidecarOverBare: number;
   sidecarOverBareByRound: number[];
-  /** Bare proxy CPU µs/request ÷ sidecar CPU µs/request, closed loop: above 1 when the sidecar is the cheaper of the two. */
+  /** Bare proxy CPU µs/request ÷ sidecar CPU µs/request, median over the CPU pairs: above 1 when the sidecar is the cheaper of the two. */
   cpuBareOverSidecar: number;
+  /** The middle half of the pairs' ratios. */
+  cpuBareOverSidecarQuartiles: [number, number];
+  cpuPairs: number;
+  /** The same ratio from each round's closed loop, for comparison. */
   cpuBareOverSidecarByRound: number[];
   bareOverDirect: number;
   /** Sidecar p99 minus direct p99 at the fixed rate, ms. */
@@ -110,17 +121,20 @@ function byRound(samples: RoundSample[], mode: AnswerMode, compare: (of: (setup:
   });
 }
 
-export function summarizeSamples(samples: RoundSample[], modes: readonly AnswerMode[]): { summaries: SetupSummary[]; ratios: ModeRatios[] } {
+export function summarizeSamples(samples: RoundSample[], modes: readonly AnswerMode[], cpuPairs: readonly CpuPair[]): { summaries: SetupSummary[]; ratios: ModeRatios[] } {
   const summaries = modes.flatMap((mode) => SETUPS.map((setup) => summarize(samples, mode, setup)));
   const ratios = modes.map((mode): ModeRatios => {
     const sidecarOverBareByRound = byRound(samples, mode, (of) => of('sidecar').closed.requestsPerSecond / of('bare').closed.requestsPerSecond);
     const sidecarAddedP99ByRound = byRound(samples, mode, (of) => of('sidecar').open.p99 - of('direct').open.p99);
     const cpuBareOverSidecarByRound = byRound(samples, mode, (of) => (of('bare').proxyCpuMicros ?? Number.NaN) / (of('sidecar').proxyCpuMicros ?? Number.NaN));
+    const pairRatios = cpuPairs.filter((p) => p.mode === mode).map((p) => p.bareMicros / p.sidecarMicros).sort((a, b) => a - b);
     return {
       mode,
       sidecarOverBare: median(sidecarOverBareByRound),
       sidecarOverBareByRound,
-      cpuBareOverSidecar: median(cpuBareOverSidecarByRound),
+      cpuBareOverSidecar: median(pairRatios),
+      cpuBareOverSidecarQuartiles: [percentile(pairRatios, 25), percentile(pairRatios, 75)],
+      cpuPairs: pairRatios.length,
       cpuBareOverSidecarByRound,
       bareOverDirect: median(byRound(samples, mode, (of) => of('bare').closed.requestsPerSecond / of('direct').closed.requestsPerSecond)),
       sidecarAddedP99: median(sidecarAddedP99ByRound),

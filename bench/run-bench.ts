@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { appendResults, RESULTS_FILE } from './append-results.js';
-import { SETUPS, summarizeSamples, type BenchReport, type RoundSample, type SetupName } from './bench-report.js';
+import { SETUPS, summarizeSamples, type BenchReport, type CpuPair, type RoundSample, type SetupName } from './bench-report.js';
 import { readBenchSettings } from './bench-settings.js';
 import { describeCode } from './describe-code.js';
 import { describeMachine } from './describe-machine.js';
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
   const urls: Record<SetupName, URL> = { direct: upstream.url, bare: bare.url, sidecar: sidecar.url };
   const proxies: Record<SetupName, ServerChild | undefined> = { direct: undefined, bare, sidecar };
   const samples: RoundSample[] = [];
+  const cpuPairs: CpuPair[] = [];
   let sidecarHealth: Record<string, unknown> = {};
 
   try {
@@ -124,6 +125,23 @@ async function main(): Promise<void> {
         }
       }
     }
+    for (const mode of MODES) {
+      log(`CPU ratio, ${mode}: ${settings.cpuPairs} pairs of ${settings.cpuPairSeconds} s…`);
+      for (let pair = 0; pair < settings.cpuPairs; pair += 1) {
+        // ABBA: neither proxy always runs first, right after the other has heated the machine.
+        const order = pair % 2 === 0 ? (['bare', 'sidecar'] as const) : (['sidecar', 'bare'] as const);
+        const micros = { bare: 0, sidecar: 0 };
+        for (const setup of order) {
+          const proxy = proxies[setup]!;
+          const before = await usage(proxy);
+          const closed = await runClosedLoop({ url: urls[setup], path: ANSWER_PATHS[mode], connections: settings.connections, durationSeconds: settings.cpuPairSeconds });
+          const after = await usage(proxy);
+          if (closed.failures > 0) throw new Error(`${closed.failures} requests failed through the ${setup} proxy in the CPU ratio phase`);
+          micros[setup] = (after.cpuMicros - before.cpuMicros) / closed.responses;
+        }
+        cpuPairs.push({ mode, bareMicros: micros.bare, sidecarMicros: micros.sidecar });
+      }
+    }
     await sleep(1200); // one more flush, so the counters below include the last phase
     sidecarHealth = (await sidecar.stats()).health;
   } finally {
@@ -131,7 +149,7 @@ async function main(): Promise<void> {
     await upstream.stop();
   }
 
-  const { summaries, ratios } = summarizeSamples(samples, MODES);
+  const { summaries, ratios } = summarizeSamples(samples, MODES, cpuPairs);
   const report: BenchReport = {
     startedAt,
     elapsedSeconds: (performance.now() - began) / 1000,
