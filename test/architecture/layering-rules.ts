@@ -105,6 +105,13 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
       + 'storage or knows the dashboard, so traffic flows even when the store fails (invariant 2).',
   },
   {
+    folder: 'bridge',
+    may: ['node:*', 'server/protocol', 'server/lib'],
+    rationale:
+      'The legacy bridge translates between the eras at the edge and carries its sessions in signed tokens, not in a store: '
+      + 'any node holding the key serves any session, and the bridge needs no layer above the protocol to do it.',
+  },
+  {
     folder: 'store',
     may: ['node:*', 'server/protocol', 'server/lib', 'server/tally', 'package:better-sqlite3', 'package:drizzle-orm', 'package:pg'],
     rationale: 'Queries know tables, rows and the tally\'s batches, not HTTP: the API calls the store, never the reverse, so one query file serves the API, the CLI report and the scheduler.',

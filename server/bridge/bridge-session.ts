@@ -1,0 +1,17 @@
+/**
+ * What a legacy session through the bridge is, carried in its `Mcp-Session-Id` instead of a table:
+ * any node holding the key can serve the next request of the session.
+ */
+export interface BridgeSession {
+  /** Random, base64url: names the session for revocation and in logs. */
+  id: string;
+  /** The legacy protocol version negotiated in `initialize`. */
+  version: string;
+  /** The client's `capabilities` from `initialize`, passed on in every modern request's `_meta`. */
+  clientCapabilities: Record<string, unknown>;
+  /** The client's `clientInfo` from `initialize`. */
+  clientInfo: { name: string; version: string } & Record<string, unknown>;
+  /** When the session was opened and when it stops being honoured, epoch ms. */
+  issuedAt: number;
+  expiresAt: number;
+}
