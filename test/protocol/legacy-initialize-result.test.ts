@@ -3,6 +3,7 @@ import { BRIDGE_LEGACY_VERSIONS, legacyInitializeResult } from '../../server/pro
 import { modernizeLegacyRequest } from '../../server/protocol/modernize-legacy-request.js';
 import { META_SERVER_INFO } from '../../server/protocol/versions.js';
 import type { Peer } from '../peers/listen-peer.js';
+import { answerOf } from '../support/answer-of.js';
 import { startV2Server } from '../peers/v2-server.js';
 
 const DISCOVERED = {
@@ -14,12 +15,6 @@ const DISCOVERED = {
   cacheScope: 'private',
   _meta: { [META_SERVER_INFO]: { name: 'docs', version: '3.1.0' } },
 };
-
-/** The last `data:` payload of an SSE body, or the body itself when it is JSON. */
-function answerOf(text: string, contentType: string | null): { result?: Record<string, unknown> } {
-  const json = contentType?.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data:')).at(-1)!.slice(5) : text;
-  return JSON.parse(json) as { result?: Record<string, unknown> };
-}
 
 describe('legacyInitializeResult', () => {
   it('answers at the version the client asked for when the bridge speaks it, with the discovered server', () => {
@@ -60,11 +55,11 @@ describe('legacyInitializeResult', () => {
       const handshake = { clientCapabilities: {}, clientInfo: { name: 'legacy-client', version: '1.0.0' } };
       const { message, headers } = modernizeLegacyRequest({ id: 1, method: 'server/discover' }, handshake);
       const discovered = await fetch(modern.url, { method: 'POST', headers, body: JSON.stringify(message) });
-      const bridged = legacyInitializeResult('2025-11-25', answerOf(await discovered.text(), discovered.headers.get('content-type')).result);
+      const bridged = legacyInitializeResult('2025-11-25', (await answerOf(discovered)).result);
 
       const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: handshake.clientInfo } };
       const direct = await fetch(dual.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
-      const own = answerOf(await direct.text(), direct.headers.get('content-type')).result!;
+      const own = (await answerOf(direct)).result!;
 
       expect(bridged).toEqual({ ...own, serverInfo: { ...(own.serverInfo as object), name: 'v2-modern-peer' } });
     });

@@ -5,6 +5,7 @@ import { encodeHeaderValue } from '../../server/protocol/encode-header-value.js'
 import { modernizeLegacyRequest } from '../../server/protocol/modernize-legacy-request.js';
 import { FIRST_MODERN_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../../server/protocol/versions.js';
 import type { Peer } from '../peers/listen-peer.js';
+import { answerOf } from '../support/answer-of.js';
 import { startV2Server } from '../peers/v2-server.js';
 
 const HANDSHAKE = { clientCapabilities: { elicitation: {} }, clientInfo: { name: 'legacy-client', version: '1.4.0' } };
@@ -77,10 +78,7 @@ describe('modernizeLegacyRequest', () => {
     async function send(request: { id: number; method: string; params?: unknown }) {
       const { message, headers } = modernizeLegacyRequest(request, HANDSHAKE);
       const response = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify(message) });
-      const text = await response.text();
-      // The server may answer as JSON or as one SSE event; either way the last data line is the answer.
-      const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data:')).at(-1)!.slice(5) : text;
-      return { status: response.status, body: JSON.parse(json) as { id: number; result?: Record<string, unknown>; error?: { code: number } } };
+      return { status: response.status, body: await answerOf(response) };
     }
 
     it('serves a legacy session\'s requests, each made self-contained, with no handshake', async () => {
