@@ -11,6 +11,8 @@ export const HEADER_MISMATCH = -32020;
 /** The request needs a client capability the caller did not declare (`data.requiredCapabilities`). */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
+/** The body is not JSON at all. */
+export const PARSE_ERROR = -32700;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;

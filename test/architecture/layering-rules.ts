@@ -106,7 +106,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'bridge',
-    may: ['node:*', 'server/protocol', 'server/lib'],
+    may: ['node:*', 'server/protocol', 'server/lib', 'package:eventsource-parser'],
     rationale:
       'The legacy bridge translates between the eras at the edge and carries its sessions in signed tokens, not in a store: '
       + 'any node holding the key serves any session, and the bridge needs no layer above the protocol to do it.',

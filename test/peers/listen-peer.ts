@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One HTTP request as the peer saw it, so tests can check what a client put on the wire. */
-export type SeenRequest = { method: string; path: string; authorization: string | undefined };
+export type SeenRequest = { method: string; path: string; authorization: string | undefined; protocolVersion: string | undefined };
 
 export type Peer = {
   /** The MCP endpoint a client should use: `…/mcp` for Streamable HTTP, `…/sse` for HTTP+SSE. */
@@ -13,7 +13,8 @@ export type Peer = {
 };
 
 export function recordRequest(seen: SeenRequest[], req: IncomingMessage): void {
-  seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+  const version = req.headers['mcp-protocol-version'];
+  seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, protocolVersion: typeof version === 'string' ? version : undefined });
 }
 
 /**

@@ -1,0 +1,45 @@
+import { INVALID_REQUEST } from './error-codes.js';
+
+/**
+ * What the bridge does with one message a legacy client sent in a session, by what the modern era
+ * kept of it (26:changelog.mdx §Major changes):
+ * - `initialize`: answered from the server's `server/discover`.
+ * - `answer`: requests the modern era removed and the edge can answer alone (`ping`; `logging/setLevel`,
+ *   whose level the self-contained requests do not carry).
+ * - `accept`: notifications, acknowledged with 202 (`notifications/initialized` ends a handshake the
+ *   modern server never sees).
+ * - `forward`: every other request, made self-contained for the modern server.
+ * - `refuse`: what cannot be mapped (a batch, a response to a server request the bridge never
+ *   sent), answered with a JSON-RPC error, never dropped.
+ */
+export type BridgeStep =
+  | { kind: 'initialize'; id: string | number; params: Record<string, unknown> }
+  | { kind: 'answer'; id: string | number; result: Record<string, never> }
+  | { kind: 'accept' }
+  | { kind: 'forward'; id: string | number; method: string; params: unknown }
+  | { kind: 'refuse'; id: string | number | null; code: number; message: string };
+
+const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** Decides the bridge's step for one parsed POST body of a legacy session. Pure; never throws. */
+export function bridgeStep(body: unknown): BridgeStep {
+  if (Array.isArray(body)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: JSON-RPC batches are not bridged; send each message on its own' };
+  if (!isRecord(body) || body.jsonrpc !== '2.0') return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: not a JSON-RPC 2.0 message' };
+  const { id, method, params } = body;
+  if (typeof method !== 'string') {
+    return { kind: 'refuse', id: isId(id) ? id : null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a response to a server request the bridge did not send' };
+  }
+  if (!('id' in body)) return { kind: 'accept' };
+  if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
+  if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
+  if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };
+  return { kind: 'forward', id, method, params };
+}

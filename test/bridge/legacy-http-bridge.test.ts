@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BridgeKeyRing } from '../../server/bridge/bridge-key-ring.js';
+import { createLegacyHttpBridge } from '../../server/bridge/legacy-http-bridge.js';
+import { sealBridgeSession } from '../../server/bridge/seal-bridge-session.js';
+import { SESSION_NOT_FOUND } from '../../server/protocol/error-codes.js';
+import { FIRST_MODERN_VERSION, HEADER } from '../../server/protocol/versions.js';
+import { runV1CountWithProgress, runV1HttpSession } from '../peers/clients.js';
+import { listenPeer, type Peer } from '../peers/listen-peer.js';
+import { startV2Server } from '../peers/v2-server.js';
+import { answerOf } from '../support/answer-of.js';
+
+const HOUR = 3_600_000;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Serves at /mcp, each request by the next handler in turn: a round-robin balancer in front of bridge nodes. */
+async function listenRoundRobin(handlers: Handler[]): Promise<Peer & { served: number[] }> {
+  const served = handlers.map(() => 0);
+  let next = 0;
+  const server = createServer((req, res) => {
+    const index = next++ % handlers.length;
+    served[index]! += 1;
+    handlers[index]!(req, res);
+  });
+  return { ...(await listenPeer(server, '/mcp', [])), served };
+}
+
+describe('the legacy HTTP bridge in front of a modern-only SDK v2 server', () => {
+  const secret = randomBytes(32);
+  let modern: Peer;
+  let dual: Peer;
+  let bridges: Peer & { served: number[] };
+  let now = Date.UTC(2026, 11, 2, 12);
+
+  beforeAll(async () => {
+    [modern, dual] = await Promise.all([startV2Server('modern'), startV2Server('dual')]);
+    // Two bridge nodes that share nothing but the key, each with its own ring built from it.
+    const node = () => createLegacyHttpBridge({ upstream: modern.url, ring: new BridgeKeyRing(Buffer.from(secret)), sessionTtlMs: 24 * HOUR, maxBodyBytes: 4 << 20, now: () => now });
+    bridges = await listenRoundRobin([node(), node()]);
+  });
+  afterAll(async () => {
+    await Promise.all([bridges?.close(), modern?.close(), dual?.close()]);
+  });
+
+  it('an SDK v1 client lists and calls tools, served by the modern server, with the results a dual-era server gives it', async () => {
+    const before = [...bridges.served];
+    modern.seen.length = 0;
+    const bridged = await runV1HttpSession(bridges.url);
+    const direct = await runV1HttpSession(dual.url);
+    expect(bridged.toolNames).toEqual(direct.toolNames);
+    expect(bridged.sum).toBe(direct.sum);
+    // The demo tools tag the era that served them: the legacy client was served on the modern path.
+    expect(direct.echo).toBe('hi era=legacy');
+    expect(bridged.echo).toBe('hi era=modern');
+    // The modern server saw only modern requests: no handshake, no session stream, no DELETE.
+    expect(modern.seen.length).toBeGreaterThan(0);
+    expect(modern.seen.every((r) => r.method === 'POST' && r.protocolVersion === FIRST_MODERN_VERSION)).toBe(true);
+    // Both bridge nodes served requests of that one session.
+    expect(bridges.served[0]! - before[0]!).toBeGreaterThan(1);
+    expect(bridges.served[1]! - before[1]!).toBeGreaterThan(1);
+  });
+
+  it('progress notifications reach the v1 client through the bridge, before the result', async () => {
+    const progress: number[] = [];
+    const outcome = await runV1CountWithProgress(bridges.url, 3, 20, (value) => progress.push(value));
+    expect(progress).toEqual([1, 2, 3]);
+    expect(outcome.text).toMatch(/3/);
+  });
+
+  describe('session ids it did not issue, or no longer honours', () => {
+    const post = (token: string | undefined) =>
+      fetch(bridges.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token === undefined ? {} : { [HEADER.sessionId]: token }) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const session = (expiresAt: number) => ({ id: 's1', version: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, issuedAt: now, expiresAt });
+    const sealWith = (ring: BridgeKeyRing, expiresAt: number) => {
+      const sealed = sealBridgeSession(ring, session(expiresAt));
+      if (!sealed.ok) throw new Error('not sealed');
+      return sealed.token;
+    };
+
+    it('a genuine one is served', async () => {
+      const response = await post(sealWith(new BridgeKeyRing(secret), now + HOUR));
+      expect(response.status).toBe(200);
+      expect((await answerOf(response)).result?.tools).toBeDefined();
+    });
+
+    it.each([
+      ['forged (sealed under another key)', () => sealWith(new BridgeKeyRing(randomBytes(32)), now + HOUR), 'unknown-key'],
+      ['tampered', () => sealWith(new BridgeKeyRing(secret), now + HOUR).replace(/\.([^.])/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`), 'unknown-key'],
+      ['expired', () => sealWith(new BridgeKeyRing(secret), now - 1), 'expired'],
+      ['made up', () => 'c2Vzc2lvbg', 'malformed'],
+    ])('%s: 404 with session-not-found, so the client starts a new session', async (_name, token, reason) => {
+      const response = await post(token());
+      expect(response.status).toBe(404);
+      const answer = await answerOf(response);
+      expect(answer.error?.code).toBe(SESSION_NOT_FOUND);
+      expect(answer.error?.message).toContain(reason);
+    });
+
+    it('none at all, after initialize: 400', async () => {
+      expect((await post(undefined)).status).toBe(400);
+    });
+  });
+});
