@@ -75,7 +75,20 @@ async function* messagesOf(response: Response): AsyncGenerator<Message> {
  * A JSON-RPC error from the server is passed on with HTTP 200: a legacy client reads 404 as "session
  * gone" and would start over, where the modern server meant "method not found".
  */
-export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export interface LegacyHttpBridge {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Requests this node has passed on whose answer is not through yet. */
+  inFlight(): number;
+}
+
+export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): LegacyHttpBridge {
+  // Requests this node is forwarding, by session and request id, so a cancel can close their
+  // connection. A null-prototype object rather than a Map: a Map churned per request keeps its
+  // obsolete tables linked, and with them the requests they held (see lib/open-list.ts).
+  const forwarding: Record<string, AbortController> = Object.create(null) as Record<string, AbortController>;
+  let forwardingCount = 0;
+  const forwardingKey = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
+
   async function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<Response> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
     return fetch(options.upstream, { method: 'POST', headers, body: JSON.stringify(message), signal });
@@ -108,7 +121,19 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): (req: 
     sendJson(res, 200, { jsonrpc: '2.0', id: step.id, result }, { [HEADER.sessionId]: sealed.token });
   }
 
-  async function forward(res: ServerResponse, step: Extract<BridgeStep, { kind: 'forward' }>, session: BridgeSession, signal: AbortSignal): Promise<void> {
+  async function forward(res: ServerResponse, step: Extract<BridgeStep, { kind: 'forward' }>, session: BridgeSession, abort: AbortController): Promise<void> {
+    const key = forwardingKey(session, step.id);
+    forwarding[key] = abort;
+    forwardingCount += 1;
+    try {
+      await relay(res, step, session, abort.signal);
+    } finally {
+      if (forwarding[key] === abort) delete forwarding[key];
+      forwardingCount -= 1;
+    }
+  }
+
+  async function relay(res: ServerResponse, step: Extract<BridgeStep, { kind: 'forward' }>, session: BridgeSession, signal: AbortSignal): Promise<void> {
     const upstream = await postUpstream(step, session, signal);
     const stream = (upstream.headers.get('content-type') ?? '').startsWith('text/event-stream');
     if (stream) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -131,7 +156,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): (req: 
     res.end();
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, abort: AbortController): Promise<void> {
+    const { signal } = abort;
     const token = req.headers[HEADER.sessionId];
     if (req.method !== 'POST') {
       // No standalone stream and no termination: a legacy client is told so (405) and carries on.
@@ -153,18 +179,27 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): (req: 
     const opened = openBridgeSession(options.ring, token, options.now());
     if (!opened.ok) return sendError(res, 404, null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`);
     if (step.kind === 'accept') return void res.writeHead(202).end();
+    if (step.kind === 'cancel') {
+      // Only the node forwarding the request can close it; on another node the cancel is acknowledged
+      // and the request runs to its end, its answer still reaching the client.
+      forwarding[forwardingKey(opened.session, step.requestId)]?.abort();
+      return void res.writeHead(202).end();
+    }
     if (step.kind === 'answer') return sendJson(res, 200, { jsonrpc: '2.0', id: step.id, result: step.result });
-    return forward(res, step, opened.session, signal);
+    return forward(res, step, opened.session, abort);
   }
 
-  return (req, res) => {
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    handle(req, res, abort.signal).catch(() => {
-      if (res.headersSent) return void res.destroy();
-      sendError(res, 502, null, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached');
-    });
+  return {
+    handle(req, res) {
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      handle(req, res, abort).catch(() => {
+        if (res.headersSent || abort.signal.aborted) return void res.destroy();
+        sendError(res, 502, null, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached');
+      });
+    },
+    inFlight: () => forwardingCount,
   };
 }

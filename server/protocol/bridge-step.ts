@@ -8,6 +8,8 @@ import { INVALID_REQUEST } from './error-codes.js';
  *   whose level the self-contained requests do not carry).
  * - `accept`: notifications, acknowledged with 202 (`notifications/initialized` ends a handshake the
  *   modern server never sees).
+ * - `cancel`: `notifications/cancelled`, also acknowledged; the modern era cancels by closing the
+ *   request's connection, so the bridge closes the one it opened for that request.
  * - `forward`: every other request, made self-contained for the modern server.
  * - `refuse`: what cannot be mapped (a batch, a response to a server request the bridge never
  *   sent), answered with a JSON-RPC error, never dropped.
@@ -16,6 +18,7 @@ export type BridgeStep =
   | { kind: 'initialize'; id: string | number; params: Record<string, unknown> }
   | { kind: 'answer'; id: string | number; result: Record<string, never> }
   | { kind: 'accept' }
+  | { kind: 'cancel'; requestId: string | number }
   | { kind: 'forward'; id: string | number; method: string; params: unknown }
   | { kind: 'refuse'; id: string | number | null; code: number; message: string };
 
@@ -37,7 +40,10 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (typeof method !== 'string') {
     return { kind: 'refuse', id: isId(id) ? id : null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a response to a server request the bridge did not send' };
   }
-  if (!('id' in body)) return { kind: 'accept' };
+  if (!('id' in body)) {
+    const requestId = isRecord(params) ? params.requestId : undefined;
+    return method === 'notifications/cancelled' && isId(requestId) ? { kind: 'cancel', requestId } : { kind: 'accept' };
+  }
   if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
   if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
   if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };

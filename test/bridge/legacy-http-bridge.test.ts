@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BridgeKeyRing } from '../../server/bridge/bridge-key-ring.js';
-import { createLegacyHttpBridge } from '../../server/bridge/legacy-http-bridge.js';
+import { createLegacyHttpBridge, type LegacyHttpBridge } from '../../server/bridge/legacy-http-bridge.js';
 import { sealBridgeSession } from '../../server/bridge/seal-bridge-session.js';
 import { SESSION_NOT_FOUND } from '../../server/protocol/error-codes.js';
 import { FIRST_MODERN_VERSION, HEADER } from '../../server/protocol/versions.js';
-import { runV1CountWithProgress, runV1HttpSession } from '../peers/clients.js';
+import { CLIENT_INFO, runV1CountWithProgress, runV1HttpSession } from '../peers/clients.js';
 import { listenPeer, type Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { answerOf } from '../support/answer-of.js';
@@ -32,16 +34,20 @@ describe('the legacy HTTP bridge in front of a modern-only SDK v2 server', () =>
   let modern: Peer;
   let dual: Peer;
   let bridges: Peer & { served: number[] };
+  let single: Peer & { served: number[] };
+  let nodes: LegacyHttpBridge[];
+  const node = () => createLegacyHttpBridge({ upstream: modern.url, ring: new BridgeKeyRing(Buffer.from(secret)), sessionTtlMs: 24 * HOUR, maxBodyBytes: 4 << 20, now: () => now });
   let now = Date.UTC(2026, 11, 2, 12);
 
   beforeAll(async () => {
     [modern, dual] = await Promise.all([startV2Server('modern'), startV2Server('dual')]);
     // Two bridge nodes that share nothing but the key, each with its own ring built from it.
-    const node = () => createLegacyHttpBridge({ upstream: modern.url, ring: new BridgeKeyRing(Buffer.from(secret)), sessionTtlMs: 24 * HOUR, maxBodyBytes: 4 << 20, now: () => now });
-    bridges = await listenRoundRobin([node(), node()]);
+    nodes = [node(), node()];
+    bridges = await listenRoundRobin(nodes.map((bridge) => bridge.handle));
+    single = await listenRoundRobin([nodes[0]!.handle]);
   });
   afterAll(async () => {
-    await Promise.all([bridges?.close(), modern?.close(), dual?.close()]);
+    await Promise.all([bridges?.close(), single?.close(), modern?.close(), dual?.close()]);
   });
 
   it('an SDK v1 client lists and calls tools, served by the modern server, with the results a dual-era server gives it', async () => {
@@ -67,6 +73,24 @@ describe('the legacy HTTP bridge in front of a modern-only SDK v2 server', () =>
     const outcome = await runV1CountWithProgress(bridges.url, 3, 20, (value) => progress.push(value));
     expect(progress).toEqual([1, 2, 3]);
     expect(outcome.text).toMatch(/3/);
+  });
+
+  it('a cancel from the v1 client closes the request the bridge opened for it on the modern server', async () => {
+    const client = new V1Client(CLIENT_INFO);
+    const transport = new V1HttpTransport(single.url);
+    await client.connect(transport);
+    try {
+      const abort = new AbortController();
+      // 200 steps 50 ms apart: the tool would run for 10 s; the client gives up after the first step.
+      const call = client.callTool({ name: 'count', arguments: { steps: 200, delayMs: 50 } }, undefined, {
+        signal: abort.signal,
+        onprogress: () => abort.abort('enough'),
+      });
+      await expect(call).rejects.toThrow();
+      await vi.waitFor(() => expect(nodes[0]!.inFlight()).toBe(0), { timeout: 5_000, interval: 20 });
+    } finally {
+      await client.close();
+    }
   });
 
   describe('session ids it did not issue, or no longer honours', () => {

@@ -42,3 +42,10 @@ describe('legacyResultOf', () => {
     expect(legacyResultOf([1])).toBeUndefined();
   });
 });
+
+describe('bridgeStep: cancellation', () => {
+  it('names the request a cancel notification is about, and accepts one that names none', () => {
+    expect(bridgeStep({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'user' } })).toEqual({ kind: 'cancel', requestId: 4 });
+    expect(bridgeStep({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toEqual({ kind: 'accept' });
+  });
+});
