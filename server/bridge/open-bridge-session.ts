@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
 import { BRIDGE_TOKEN_PREFIX, MAX_BRIDGE_TOKEN_CHARS, bridgeTokenMac } from './seal-bridge-session.js';
+import { isRecord } from '../protocol/is-record.js';
 
 /**
  * Why a session id is not honoured. All of them end the session for the client (it must open a
@@ -17,10 +18,6 @@ export type OpenFailure = 'malformed' | 'unknown-key' | 'key-retired' | 'forged'
 export type OpenResult = { ok: true; session: BridgeSession; /** Sealed with a previous key: reseal it with the current one. */ stale: boolean } | { ok: false; reason: OpenFailure };
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function sessionOf(payload: string): BridgeSession | undefined {
   let value: unknown;

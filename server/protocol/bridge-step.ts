@@ -1,4 +1,5 @@
 import { INVALID_REQUEST } from './error-codes.js';
+import { isRecord } from './is-record.js';
 
 /**
  * What the bridge does with one message a legacy client sent in a session, by what the modern era
@@ -23,10 +24,6 @@ export type BridgeStep =
   | { kind: 'refuse'; id: string | number | null; code: number; message: string };
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

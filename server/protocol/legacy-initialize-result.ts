@@ -1,4 +1,5 @@
 import { META_SERVER_INFO } from './versions.js';
+import { isRecord } from './is-record.js';
 
 /**
  * The legacy versions the bridge answers `initialize` at, newest first: the revisions whose
@@ -11,10 +12,6 @@ export interface LegacyInitializeResult {
   capabilities: Record<string, unknown>;
   serverInfo: Record<string, unknown> & { name: string; version: string };
   instructions?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

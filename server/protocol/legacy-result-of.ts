@@ -1,8 +1,5 @@
 import { META_SERVER_INFO } from './versions.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from './is-record.js';
 
 /**
  * A modern result in the shape a legacy client expects: without `resultType`, which legacy results

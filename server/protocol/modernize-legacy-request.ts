@@ -1,5 +1,6 @@
 import { encodeHeaderValue } from './encode-header-value.js';
 import { FIRST_MODERN_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from './versions.js';
+import { isRecord } from './is-record.js';
 
 /** What a legacy session settled in its handshake, which every modern request must carry itself. */
 export interface HandshakeFacts {
@@ -16,10 +17,6 @@ export interface ModernizedRequest {
 
 /** Where `Mcp-Name` comes from, per method (26:basic/transports/streamable-http.mdx §Request Metadata). */
 const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Turns one request of a legacy session into a self-contained modern request: its `_meta` carries

@@ -3,6 +3,8 @@
  * Only the members classification needs are kept, so hostile bodies cost nothing extra.
  */
 
+import { isRecord } from './is-record.js';
+
 export type JsonRpcId = string | number;
 
 export type JsonRpcMessage =
@@ -14,10 +16,6 @@ export type JsonRpcMessage =
 export interface JsonRpcError {
   code: number | undefined;
   data: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isId(value: unknown): value is JsonRpcId {

@@ -1,0 +1,4 @@
+/** True for a plain JSON object: not null, not an array. Pure. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
