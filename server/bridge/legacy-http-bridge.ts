@@ -11,6 +11,7 @@ import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
+import { isRecord } from '../protocol/is-record.js';
 
 export interface LegacyHttpBridgeOptions {
   /** The modern server's MCP endpoint. */
@@ -25,10 +26,6 @@ type JsonRpcId = string | number | null;
 type Message = { jsonrpc?: string; id?: JsonRpcId; method?: string; result?: unknown; error?: unknown };
 
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -56,7 +53,13 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
 /** The answer a modern response carries: the body itself when JSON, else each event of its stream in turn. */
 async function* messagesOf(response: Response): AsyncGenerator<Message> {
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    yield (await response.json()) as Message;
+    let message: Message;
+    try {
+      message = (await response.json()) as Message;
+    } catch {
+      return; // not JSON (a proxy's error page, say): no message at all
+    }
+    yield message;
     return;
   }
   const events: string[] = [];
@@ -152,7 +155,9 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       if (!stream) return sendJson(res, 200, out);
       res.write(`event: message\ndata: ${JSON.stringify(out)}\n\n`);
     }
-    if (!answered) res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: step.id, error: { code: INTERNAL_ERROR, message: 'mcp-sunset bridge: the server ended its answer without a result' } })}\n\n`);
+    const missing = { jsonrpc: '2.0', id: step.id, error: { code: INTERNAL_ERROR, message: 'mcp-sunset bridge: the server ended its answer without a JSON-RPC result' } };
+    if (!stream) return sendJson(res, 502, missing);
+    if (!answered) res.write(`event: message\ndata: ${JSON.stringify(missing)}\n\n`);
     res.end();
   }
 

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BridgeKeyRing } from '../../server/bridge/bridge-key-ring.js';
 import { createLegacyHttpBridge, type LegacyHttpBridge } from '../../server/bridge/legacy-http-bridge.js';
 import { sealBridgeSession } from '../../server/bridge/seal-bridge-session.js';
-import { SESSION_NOT_FOUND } from '../../server/protocol/error-codes.js';
+import { INTERNAL_ERROR, SESSION_NOT_FOUND } from '../../server/protocol/error-codes.js';
 import { FIRST_MODERN_VERSION, HEADER } from '../../server/protocol/versions.js';
 import { CLIENT_INFO, runV1CountWithProgress, runV1HttpSession } from '../peers/clients.js';
 import { listenPeer, type Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { answerOf } from '../support/answer-of.js';
+import { startRawUpstream } from '../support/raw-upstream.js';
 
 const HOUR = 3_600_000;
 
@@ -90,6 +91,33 @@ describe('the legacy HTTP bridge in front of a modern-only SDK v2 server', () =>
       await vi.waitFor(() => expect(nodes[0]!.inFlight()).toBe(0), { timeout: 5_000, interval: 20 });
     } finally {
       await client.close();
+    }
+  });
+
+  it('an upstream answer that is not JSON-RPC (an error page) reaches the legacy client as a JSON-RPC error, not as a hang or a bare page', async () => {
+    const page = await startRawUpstream((_req, res) => void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'));
+    const bridge = createLegacyHttpBridge({ upstream: new URL('/mcp', page.origin), ring: new BridgeKeyRing(secret), sessionTtlMs: HOUR, maxBodyBytes: 1 << 20, now: () => now });
+    const front = await listenRoundRobin([bridge.handle]);
+    try {
+      const sealed = sealBridgeSession(new BridgeKeyRing(secret), { id: 's2', version: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, issuedAt: now, expiresAt: now + HOUR });
+      if (!sealed.ok) throw new Error('not sealed');
+      const response = await fetch(front.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [HEADER.sessionId]: sealed.token },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(502);
+      expect(await answerOf(response)).toMatchObject({ id: 5, error: { code: INTERNAL_ERROR } });
+      // Initialize, too, fails with an error the client can read when discovery gets no answer.
+      const init = await fetch(front.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
+      });
+      expect(init.status).toBe(502);
+      expect(await answerOf(init)).toMatchObject({ id: 1, error: { code: INTERNAL_ERROR } });
+    } finally {
+      await Promise.all([front.close(), page.close()]);
     }
   });
 
