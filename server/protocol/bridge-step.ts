@@ -1,5 +1,6 @@
 import { INVALID_REQUEST } from './error-codes.js';
 import { isRecord } from './is-record.js';
+import { isId } from './read-json-rpc.js';
 
 /**
  * What the bridge does with one message a legacy client sent in a session, by what the modern era
@@ -24,10 +25,6 @@ export type BridgeStep =
   | { kind: 'refuse'; id: string | number | null; code: number; message: string };
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
-
-function isId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
 
 /** Decides the bridge's step for one parsed POST body of a legacy session. Pure; never throws. */
 export function bridgeStep(body: unknown): BridgeStep {

@@ -18,7 +18,8 @@ export interface JsonRpcError {
   data: unknown;
 }
 
-function isId(value: unknown): value is JsonRpcId {
+/** True for a usable JSON-RPC id: a string or a finite number (null is no id). */
+export function isId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 

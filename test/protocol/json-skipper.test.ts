@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { JsonSkipper, UNSURE } from '../../server/protocol/json-skipper.js';
-import { anyJson, mutate, randomFrom, spell } from '../support/json-rpc-texts.js';
+import { anyJson, mutate, spell } from '../support/json-rpc-texts.js';
+import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
 
 /** True when the scanner takes `text` as exactly one JSON value with only whitespace around it. */
 function scannerAccepts(text: string): boolean {
@@ -35,7 +36,7 @@ describe('JsonSkipper', () => {
 
   test('never accepts a text JSON.parse rejects, however it is mutated', () => {
     fc.assert(fc.property(anyJson, fc.integer(), fc.integer({ min: 0, max: 5 }), (value, seed, count) => {
-      const rnd = randomFrom(seed);
+      const rnd = createSeededRandom(seed);
       const text = mutate(spell(value, rnd), rnd, count);
       if (scannerAccepts(text)) expect(parses(text), text).toBe(true);
       if (count === 0) expect(scannerAccepts(text), text).toBe(true);

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { scanJsonRpc } from '../../server/protocol/scan-json-rpc.js';
 import { MAX_SKIP_DEPTH } from '../../server/protocol/json-skipper.js';
-import { body, classifyBothWays, mutate, randomFrom, spell } from '../support/json-rpc-texts.js';
+import { body, classifyBothWays, mutate, spell } from '../support/json-rpc-texts.js';
+import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
@@ -57,7 +58,7 @@ describe('scanJsonRpc', () => {
 describe('the scanner agrees with JSON.parse on classification', () => {
   test('generated messages and batches, spelled every way JSON allows, are read without falling back', () => {
     fc.assert(fc.property(body, fc.integer(), (value, seed) => {
-      const text = spell(value, randomFrom(seed));
+      const text = spell(value, createSeededRandom(seed));
       const { fast, full } = classifyBothWays(text);
       expect(fast).toEqual(full);
       // Ordinary text must take the fast path, or the agreement above would prove nothing.
@@ -68,7 +69,7 @@ describe('the scanner agrees with JSON.parse on classification', () => {
   test('mutated messages are classified the same: broken ones as invalid JSON, bent ones as JSON.parse reads them', () => {
     let fastAnswers = 0;
     fc.assert(fc.property(body, fc.integer(), fc.integer({ min: 1, max: 4 }), (value, seed, count) => {
-      const rnd = randomFrom(seed);
+      const rnd = createSeededRandom(seed);
       const text = mutate(spell(value, rnd), rnd, count);
       if (scanJsonRpc(text) !== undefined) fastAnswers += 1;
       const { fast, full } = classifyBothWays(text);

@@ -14,18 +14,6 @@ import { parseJson } from '../../server/protocol/read-json-rpc.js';
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
-/** A tiny deterministic generator, so one fast-check seed fixes every spelling choice. */
-export function randomFrom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A number literal JSON.parse reads as `n`, in one of the spellings that mean it. */
 function spellNumber(n: number, rnd: () => number): string {
   const plain = Object.is(n, -0) ? '-0' : JSON.stringify(n);
