@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import { bridgeStep, type BridgeStep } from '../protocol/bridge-step.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, LEGACY_BAD_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND } from '../protocol/error-codes.js';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LEGACY_BAD_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND } from '../protocol/error-codes.js';
+import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
+import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
+import { OpenList, type Listed } from '../lib/open-list.js';
+import { BridgeAnswer, UNMETERED, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
-import { isRecord } from '../protocol/is-record.js';
 
 export interface LegacyHttpBridgeOptions {
   /** The modern server's MCP endpoint. */
@@ -20,24 +23,31 @@ export interface LegacyHttpBridgeOptions {
   sessionTtlMs: number;
   maxBodyBytes: number;
   now: () => number;
+  /** Session ids (BridgeSession.id) no longer honoured, though genuine and unexpired. */
+  isRevoked?: (sessionId: string) => boolean;
+  /** How long the bridge waits for the client to answer one round of an `input_required` result. */
+  inputTimeoutMs?: number;
+  /** Rounds of `input_required` one request may take before the bridge gives up on it. */
+  maxInputRounds?: number;
+}
+
+/** One legacy request as the sidecar read it: its body (undefined when too large to read whole, or a GET). */
+export interface BridgedRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer | undefined;
+  bodyTooLarge: boolean;
 }
 
 type JsonRpcId = string | number | null;
 type Message = { jsonrpc?: string; id?: JsonRpcId; method?: string; result?: unknown; error?: unknown };
+type Forward = Extract<BridgeStep, { kind: 'forward' }>;
 
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
+const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, status: number, id: JsonRpcId, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', id, error: { code, message } });
-}
-
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: Buffer | undefined; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -45,7 +55,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > maxBytes ? undefined : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > maxBytes ? { body: undefined, tooLarge: true } : { body: Buffer.concat(chunks), tooLarge: false }));
     req.on('error', reject);
   });
 }
@@ -71,37 +81,66 @@ async function* messagesOf(response: Response): AsyncGenerator<Message> {
   }
 }
 
+function rpcError(id: JsonRpcId, code: number, message: string): Message {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The client failed an input request, or never answered it: the original request fails with this. */
+class InputFailed extends Error {}
+
 /**
  * A legacy Streamable HTTP endpoint in front of a modern-only server. The session lives in its id
  * (sealed, see seal-bridge-session.ts), so any bridge holding the key serves any request of it;
  * each request reaches the server self-contained, and its answer comes back in the legacy shape.
  * A JSON-RPC error from the server is passed on with HTTP 200: a legacy client reads 404 as "session
  * gone" and would start over, where the modern server meant "method not found".
+ *
+ * An `input_required` result becomes the legacy server-to-client requests on the request's event
+ * stream; the client's answers are sent back as the modern retry, under a new id. The answers must
+ * reach the node that holds that stream: behind a balancer without affinity, another node refuses
+ * an answer it is not waiting for, and the request fails with a JSON-RPC error when its wait ends.
  */
 export interface LegacyHttpBridge {
+  /** Reads the request itself and answers it, unmetered. */
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Requests this node has passed on whose answer is not through yet. */
+  /** Answers a request the sidecar read and classified, reporting the answer to its exchange. */
+  serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void;
+  /** The negotiated version a session id carries, when this node can open it. */
+  sessionVersion(token: string): string | undefined;
+  /** Requests this node is answering whose answer is not through yet. */
   inFlight(): number;
+  /** Ends every request still being answered, counting each as cancelled; answers how many. */
+  cutInFlight(): number;
+}
+
+interface Serving extends Listed {
+  res: ServerResponse;
+  abort: AbortController;
+  exchange: BridgeExchange;
 }
 
 export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): LegacyHttpBridge {
   // Requests this node is forwarding, by session and request id, so a cancel can close their
-  // connection. A null-prototype object rather than a Map: a Map churned per request keeps its
-  // obsolete tables linked, and with them the requests they held (see lib/open-list.ts).
+  // connection; and the input requests it waits on, by session and the id it gave them. Null-prototype
+  // objects rather than Maps: a Map churned per request keeps its obsolete tables linked, and with
+  // them the requests they held (see lib/open-list.ts).
   const forwarding: Record<string, AbortController> = Object.create(null) as Record<string, AbortController>;
-  let forwardingCount = 0;
-  const forwardingKey = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
+  const waiting: Record<string, (answer: { result: unknown; error: unknown }) => void> = Object.create(null) as Record<string, (answer: { result: unknown; error: unknown }) => void>;
+  const serving = new OpenList<Serving>();
+  const keyOf = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
+  const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+  const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
 
   async function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<Response> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
     return fetch(options.upstream, { method: 'POST', headers, body: JSON.stringify(message), signal });
   }
 
-  async function initialize(res: ServerResponse, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<void> {
+  async function initialize(answer: BridgeAnswer, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<void> {
     const { params } = step;
     const clientInfo = params.clientInfo;
     if (!isRecord(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
-      return sendError(res, 200, step.id, INVALID_PARAMS, 'mcp-sunset bridge: initialize needs clientInfo with a name and a version');
+      return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: initialize needs clientInfo with a name and a version'));
     }
     const handshake = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
@@ -109,7 +148,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       if (message.id === DISCOVER_ID) discovered = message;
     }
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
-    if (result === undefined) return sendError(res, 502, step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server did not answer server/discover');
+    if (result === undefined) return answer.json(502, rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server did not answer server/discover'));
     const now = options.now();
     const session: BridgeSession = {
       id: randomBytes(16).toString('base64url'),
@@ -120,91 +159,183 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       expiresAt: now + options.sessionTtlMs,
     };
     const sealed = sealBridgeSession(options.ring, session);
-    if (!sealed.ok) return sendError(res, 200, step.id, INVALID_PARAMS, 'mcp-sunset bridge: the client capabilities are too large to carry in a session id');
-    sendJson(res, 200, { jsonrpc: '2.0', id: step.id, result }, { [HEADER.sessionId]: sealed.token });
+    if (!sealed.ok) return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: the client capabilities are too large to carry in a session id'));
+    answer.json(200, { jsonrpc: '2.0', id: step.id, result }, [HEADER.sessionId, sealed.token]);
   }
 
-  async function forward(res: ServerResponse, step: Extract<BridgeStep, { kind: 'forward' }>, session: BridgeSession, abort: AbortController): Promise<void> {
-    const key = forwardingKey(session, step.id);
+  async function forward(answer: BridgeAnswer, step: Forward, session: BridgeSession, abort: AbortController): Promise<void> {
+    const key = keyOf(session, step.id);
     forwarding[key] = abort;
-    forwardingCount += 1;
     try {
-      await relay(res, step, session, abort.signal);
+      await relay(answer, step, session, abort.signal);
     } finally {
       if (forwarding[key] === abort) delete forwarding[key];
-      forwardingCount -= 1;
     }
   }
 
-  async function relay(res: ServerResponse, step: Extract<BridgeStep, { kind: 'forward' }>, session: BridgeSession, signal: AbortSignal): Promise<void> {
-    const upstream = await postUpstream(step, session, signal);
-    const stream = (upstream.headers.get('content-type') ?? '').startsWith('text/event-stream');
-    if (stream) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    let answered = false;
-    for await (const message of messagesOf(upstream)) {
-      let out: Message = message;
-      if (message.id === step.id && message.method === undefined) {
-        answered = true;
-        if (message.result !== undefined) {
-          const legacy = legacyResultOf(message.result);
-          out = legacy === undefined
-            ? { jsonrpc: '2.0', id: step.id, error: { code: INTERNAL_ERROR, message: 'mcp-sunset bridge: the server asked the client for input (input_required), which this bridge does not carry yet' } }
-            : { jsonrpc: '2.0', id: step.id, result: legacy };
+  /** Sends one input request to the client on the stream and waits for its answer. */
+  function ask(answer: BridgeAnswer, session: BridgeSession, request: EmbeddedInputRequest, signal: AbortSignal): Promise<unknown> {
+    const id = `mcp-sunset-bridge-${randomBytes(12).toString('base64url')}`;
+    const key = keyOf(session, id);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        delete waiting[key];
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+      };
+      const aborted = () => {
+        done();
+        reject(new InputFailed('the request was cancelled'));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new InputFailed(`the client did not answer ${request.method} within ${inputTimeoutMs} ms`));
+      }, inputTimeoutMs);
+      signal.addEventListener('abort', aborted);
+      waiting[key] = ({ result, error }) => {
+        done();
+        if (error !== undefined) {
+          const message = isRecord(error) && typeof error.message === 'string' ? error.message : 'an error';
+          return reject(new InputFailed(`the client answered ${request.method} with an error: ${message}`));
         }
-      }
-      if (!stream) return sendJson(res, 200, out);
-      res.write(`event: message\ndata: ${JSON.stringify(out)}\n\n`);
-    }
-    const missing = { jsonrpc: '2.0', id: step.id, error: { code: INTERNAL_ERROR, message: 'mcp-sunset bridge: the server ended its answer without a JSON-RPC result' } };
-    if (!stream) return sendJson(res, 502, missing);
-    if (!answered) res.write(`event: message\ndata: ${JSON.stringify(missing)}\n\n`);
-    res.end();
+        resolve(result);
+      };
+      answer.event({ jsonrpc: '2.0', id, method: request.method, ...(request.params === undefined ? {} : { params: request.params }) });
+    });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, abort: AbortController): Promise<void> {
-    const { signal } = abort;
-    const token = req.headers[HEADER.sessionId];
-    if (req.method !== 'POST') {
-      // No standalone stream and no termination: a legacy client is told so (405) and carries on.
-      res.writeHead(405, { allow: 'POST' }).end();
-      return;
+  async function relay(answer: BridgeAnswer, step: Forward, session: BridgeSession, signal: AbortSignal): Promise<void> {
+    let upstreamId: string | number = step.id;
+    let params = step.params;
+    for (let round = 0; ; round += 1) {
+      const upstream = await postUpstream({ id: upstreamId, method: step.method, params }, session, signal);
+      if ((upstream.headers.get('content-type') ?? '').startsWith('text/event-stream')) answer.openStream();
+      let final: Message | undefined;
+      for await (const message of messagesOf(upstream)) {
+        if (message.id === upstreamId && message.method === undefined) {
+          final = message;
+          break;
+        }
+        answer.event(message);
+      }
+      if (final === undefined) return answer.final(502, rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server ended its answer without a JSON-RPC result'));
+      if (final.result === undefined) return answer.final(200, { ...final, id: step.id });
+      const input = inputRequiredOf(final.result);
+      if (input === undefined) {
+        const legacy = legacyResultOf(final.result);
+        return answer.final(200, legacy === undefined
+          ? rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server answered with a result the legacy era has no shape for')
+          : { jsonrpc: '2.0', id: step.id, result: legacy });
+      }
+      if (round + 1 >= maxInputRounds) return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: the server still asked for input after ${maxInputRounds} rounds`));
+      for (const request of input.requests) {
+        const why = unmappableInputRequest(request, session.version);
+        if (why !== undefined) return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: ${why}`));
+      }
+      answer.openStream();
+      let responses: unknown[];
+      try {
+        responses = await Promise.all(input.requests.map((request) => ask(answer, session, request, signal)));
+      } catch (error) {
+        if (!(error instanceof InputFailed)) throw error;
+        return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: ${error.message}`));
+      }
+      const inputResponses = Object.fromEntries(input.requests.map((request, index) => [request.key, responses[index]]));
+      params = inputRetryParams(step.params, inputResponses, input.requestState);
+      // The retry is a new request (26:basic/patterns/mrtr.mdx): a fresh id the client never sees.
+      upstreamId = `mcp-sunset-bridge-retry-${randomBytes(9).toString('base64url')}`;
     }
-    const raw = await readBody(req, options.maxBodyBytes);
-    if (raw === undefined) return sendError(res, 413, null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large');
+  }
+
+  async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController): Promise<void> {
+    const { signal } = abort;
+    const token = request.headers[HEADER.sessionId];
+    if (request.method !== 'POST') {
+      // No standalone stream and no termination: a legacy client is told so (405) and carries on.
+      req.resume();
+      return answer.empty(405, ['Allow', 'POST']);
+    }
+    if (request.bodyTooLarge || request.body === undefined) {
+      req.resume();
+      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
+    }
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(request.body.toString('utf8'));
     } catch {
-      return sendError(res, 400, null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON');
+      return answer.json(400, rpcError(null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON'));
     }
     const step = bridgeStep(body);
-    if (step.kind === 'initialize') return initialize(res, step, signal);
-    if (step.kind === 'refuse') return sendError(res, step.id === null ? 400 : 200, step.id, step.code, step.message);
-    if (typeof token !== 'string') return sendError(res, 400, null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: a session id is required after initialize');
+    if (step.kind === 'initialize') return initialize(answer, step, signal);
+    if (step.kind === 'refuse') return answer.json(step.id === null ? 400 : 200, rpcError(step.id, step.code, step.message));
+    if (typeof token !== 'string') return answer.json(400, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: a session id is required after initialize'));
     const opened = openBridgeSession(options.ring, token, options.now());
-    if (!opened.ok) return sendError(res, 404, null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`);
-    if (step.kind === 'accept') return void res.writeHead(202).end();
-    if (step.kind === 'cancel') {
-      // Only the node forwarding the request can close it; on another node the cancel is acknowledged
-      // and the request runs to its end, its answer still reaching the client.
-      forwarding[forwardingKey(opened.session, step.requestId)]?.abort();
-      return void res.writeHead(202).end();
+    if (!opened.ok) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`));
+    if (options.isRevoked?.(opened.session.id) === true) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: session not found (revoked)'));
+    const { session } = opened;
+    switch (step.kind) {
+      case 'accept':
+        return answer.empty(202);
+      case 'cancel':
+        // Only the node forwarding the request can close it; on another node the cancel is acknowledged
+        // and the request runs to its end, its answer still reaching the client.
+        forwarding[keyOf(session, step.requestId)]?.abort();
+        return answer.empty(202);
+      case 'response': {
+        const waiter = waiting[keyOf(session, step.id)];
+        if (waiter === undefined) return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting on this node for that answer'));
+        waiter({ result: step.result, error: step.error });
+        return answer.empty(202);
+      }
+      case 'answer':
+        return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
+      case 'forward':
+        return forward(answer, step, session, abort);
     }
-    if (step.kind === 'answer') return sendJson(res, 200, { jsonrpc: '2.0', id: step.id, result: step.result });
-    return forward(res, step, opened.session, abort);
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {
+    const abort = new AbortController();
+    const entry: Serving = { res, abort, exchange, openSlot: -1 };
+    serving.add(entry);
+    const answer = new BridgeAnswer(res, exchange, announce);
+    res.on('close', () => {
+      serving.delete(entry);
+      if (res.writableFinished) return;
+      abort.abort();
+      exchange.clientClosed();
+    });
+    answerRequest(req, answer, request, abort).catch(() => {
+      if (abort.signal.aborted) return void res.destroy();
+      // The server could not be reached, or broke off its answer.
+      exchange.upstreamFailed();
+      if (res.headersSent) return void res.destroy();
+      answer.unmetered(502, rpcError(null, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached'));
+    });
   }
 
   return {
     handle(req, res) {
-      const abort = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      handle(req, res, abort).catch(() => {
-        if (res.headersSent || abort.signal.aborted) return void res.destroy();
-        sendError(res, 502, null, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached');
-      });
+      readBody(req, options.maxBodyBytes).then(
+        ({ body, tooLarge }) => serve(req, res, { method: req.method ?? 'GET', headers: req.headers, body, bodyTooLarge: tooLarge }, UNMETERED, []),
+        () => res.destroy(),
+      );
     },
-    inFlight: () => forwardingCount,
+    serve,
+    sessionVersion(token) {
+      const opened = openBridgeSession(options.ring, token, options.now());
+      return opened.ok ? opened.session.version : undefined;
+    },
+    inFlight: () => serving.size,
+    cutInFlight() {
+      const open = serving.takeAll();
+      for (const entry of open) {
+        // Counted before the sockets go, so the final flush that follows includes them.
+        entry.exchange.clientClosed();
+        entry.abort.abort();
+        entry.res.destroy();
+      }
+      return open.length;
+    },
   };
 }

@@ -13,8 +13,10 @@ import { isId } from './read-json-rpc.js';
  * - `cancel`: `notifications/cancelled`, also acknowledged; the modern era cancels by closing the
  *   request's connection, so the bridge closes the one it opened for that request.
  * - `forward`: every other request, made self-contained for the modern server.
- * - `refuse`: what cannot be mapped (a batch, a response to a server request the bridge never
- *   sent), answered with a JSON-RPC error, never dropped.
+ * - `response`: the client's answer to a request the bridge sent it for an `input_required`
+ *   result; the bridge refuses one it is not waiting for.
+ * - `refuse`: what cannot be mapped (a batch, a message that is not JSON-RPC), answered with a
+ *   JSON-RPC error, never dropped.
  */
 export type BridgeStep =
   | { kind: 'initialize'; id: string | number; params: Record<string, unknown> }
@@ -22,6 +24,7 @@ export type BridgeStep =
   | { kind: 'accept' }
   | { kind: 'cancel'; requestId: string | number }
   | { kind: 'forward'; id: string | number; method: string; params: unknown }
+  | { kind: 'response'; id: string | number; result: unknown; error: unknown }
   | { kind: 'refuse'; id: string | number | null; code: number; message: string };
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
@@ -32,7 +35,8 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (!isRecord(body) || body.jsonrpc !== '2.0') return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: not a JSON-RPC 2.0 message' };
   const { id, method, params } = body;
   if (typeof method !== 'string') {
-    return { kind: 'refuse', id: isId(id) ? id : null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a response to a server request the bridge did not send' };
+    if (isId(id) && ('result' in body || 'error' in body)) return { kind: 'response', id, result: body.result, error: body.error };
+    return { kind: 'refuse', id: isId(id) ? id : null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: not a JSON-RPC request, notification or response' };
   }
   if (!('id' in body)) {
     const requestId = isRecord(params) ? params.requestId : undefined;

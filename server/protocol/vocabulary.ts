@@ -32,6 +32,7 @@ export const REASONS = [
   'invalid-message', // JSON but not a JSON-RPC message
   'unsupported-content-type', // POST body that is not declared as JSON
   'declared-by-app', // the in-process middleware's host named the era that served it (servedBy): its word wins over the classifier's
+  'bridge', // legacy, answered by mcp-sunset's bridge in front of a modern-only server (the modern request it became is not counted)
 ] as const;
 export type Reason = (typeof REASONS)[number];
 

@@ -2,17 +2,20 @@ import { createServer } from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { registerDemoTools } from '../../server/demo/demo-tools.js';
+import { registerBridgeSurface } from './register-bridge-surface.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
 
 /**
  * The v2 SDK's `createMcpHandler` on plain node:http at `/mcp`: `modern` rejects 2025-era traffic
- * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default).
+ * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default). `surface: 'bridge'` adds a
+ * resource, a prompt and a tool that elicits (register-bridge-surface.ts).
  */
-export async function startV2Server(mode: 'modern' | 'dual'): Promise<Peer> {
+export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge' } = {}): Promise<Peer> {
   const handler = createMcpHandler(
     (ctx) => {
       const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' });
       registerDemoTools(server, ctx.era);
+      if (options.surface === 'bridge') registerBridgeSurface(server);
       return server;
     },
     mode === 'modern' ? { legacy: 'reject' } : {},

@@ -18,9 +18,14 @@ describe('bridgeStep', () => {
 
   it('refuses what it cannot map with a JSON-RPC error, keeping the id when there is one', () => {
     expect(bridgeStep([request('ping')])).toMatchObject({ kind: 'refuse', id: null, code: INVALID_REQUEST });
-    expect(bridgeStep({ jsonrpc: '2.0', id: 3, result: {} })).toMatchObject({ kind: 'refuse', id: 3, code: INVALID_REQUEST });
+    expect(bridgeStep({ jsonrpc: '2.0', id: 3 })).toMatchObject({ kind: 'refuse', id: 3, code: INVALID_REQUEST });
     expect(bridgeStep({ jsonrpc: '2.0', id: { no: 1 }, method: 'ping' })).toMatchObject({ kind: 'refuse', id: null });
     expect(bridgeStep({ id: 1, method: 'ping' })).toMatchObject({ kind: 'refuse' });
+  });
+
+  it("hands the client's answers to the bridge, results and errors alike", () => {
+    expect(bridgeStep({ jsonrpc: '2.0', id: 3, result: { action: 'accept' } })).toEqual({ kind: 'response', id: 3, result: { action: 'accept' }, error: undefined });
+    expect(bridgeStep({ jsonrpc: '2.0', id: 'b', error: { code: -1, message: 'no' } })).toEqual({ kind: 'response', id: 'b', result: undefined, error: { code: -1, message: 'no' } });
   });
 
   it('never throws, whatever the body', () => {
