@@ -13,6 +13,7 @@ import { OpenList, type Listed } from '../lib/open-list.js';
 import { BridgeAnswer, UNMETERED, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
+import { inputRequestId, isRelayed, readInputRequestId, RELAY_HEADER, relayMac } from './bridge-relay.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
 
@@ -29,6 +30,11 @@ export interface LegacyHttpBridgeOptions {
   inputTimeoutMs?: number;
   /** Rounds of `input_required` one request may take before the bridge gives up on it. */
   maxInputRounds?: number;
+  /**
+   * Where the other nodes reach this one, to pass it answers to the input requests it sent. Absent:
+   * answers must come back to this node (one node, or a balancer with affinity).
+   */
+  nodeUrl?: () => string | undefined;
 }
 
 /** One legacy request as the sidecar read it: its body (undefined when too large to read whole, or a GET). */
@@ -96,9 +102,8 @@ class InputFailed extends Error {}
  * gone" and would start over, where the modern server meant "method not found".
  *
  * An `input_required` result becomes the legacy server-to-client requests on the request's event
- * stream; the client's answers are sent back as the modern retry, under a new id. The answers must
- * reach the node that holds that stream: behind a balancer without affinity, another node refuses
- * an answer it is not waiting for, and the request fails with a JSON-RPC error when its wait ends.
+ * stream; the client's answers are sent back as the modern retry, under a new id. An answer that
+ * lands on another node is relayed to the one holding that stream (see bridge-relay.ts).
  */
 export interface LegacyHttpBridge {
   /** Reads the request itself and answers it, unmetered. */
@@ -107,6 +112,10 @@ export interface LegacyHttpBridge {
   serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void;
   /** The negotiated version a session id carries, when this node can open it. */
   sessionVersion(token: string): string | undefined;
+  /** The method of an input request this fleet sent under `id`, read from the id itself. */
+  inputRequestMethod(id: string | number): string | undefined;
+  /** True for an answer another node relayed here: it was counted where it landed. */
+  isRelayed(headers: IncomingHttpHeaders): boolean;
   /** Requests this node is answering whose answer is not through yet. */
   inFlight(): number;
   /** Ends every request still being answered, counting each as cancelled; answers how many. */
@@ -175,7 +184,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   /** Sends one input request to the client on the stream and waits for its answer. */
   function ask(answer: BridgeAnswer, session: BridgeSession, request: EmbeddedInputRequest, signal: AbortSignal): Promise<unknown> {
-    const id = `mcp-sunset-bridge-${randomBytes(12).toString('base64url')}`;
+    const id = inputRequestId(options.ring, options.nodeUrl?.() ?? '', request.method);
     const key = keyOf(session, id);
     return new Promise((resolve, reject) => {
       const done = () => {
@@ -283,15 +292,41 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         return answer.empty(202);
       case 'response': {
         const waiter = waiting[keyOf(session, step.id)];
-        if (waiter === undefined) return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting on this node for that answer'));
-        waiter({ result: step.result, error: step.error });
-        return answer.empty(202);
+        if (waiter !== undefined) {
+          waiter({ result: step.result, error: step.error });
+          return answer.empty(202);
+        }
+        const node = readInputRequestId(options.ring, step.id)?.node;
+        // Relayed once at most: a node that was relayed an answer it does not wait for refuses it.
+        if (node === undefined || node === options.nodeUrl?.() || isRelayed(options.ring, request.headers, HEADER.sessionId)) {
+          return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting for that answer'));
+        }
+        return relayAnswer(req, answer, node, token, request.body, signal);
       }
       case 'answer':
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
       case 'forward':
         return forward(answer, step, session, abort);
     }
+  }
+
+  /** Passes a client's answer to the node waiting for it, and answers the client as that node did. */
+  async function relayAnswer(req: IncomingMessage, answer: BridgeAnswer, node: string, token: string, body: Buffer, signal: AbortSignal): Promise<void> {
+    let status: number;
+    try {
+      const relayed = await fetch(new URL(req.url ?? '/', node), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
+        body,
+        signal,
+      });
+      await relayed.arrayBuffer();
+      status = relayed.status;
+    } catch {
+      status = 502;
+    }
+    if (status === 202) return answer.empty(202);
+    answer.json(status >= 500 ? 502 : 400, rpcError(null, INVALID_REQUEST, `mcp-sunset bridge: the node waiting for that answer did not take it (HTTP ${status})`));
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {
@@ -322,6 +357,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       );
     },
     serve,
+    isRelayed: (headers) => isRelayed(options.ring, headers, HEADER.sessionId),
+    inputRequestMethod: (id) => readInputRequestId(options.ring, id)?.method,
     sessionVersion(token) {
       const opened = openBridgeSession(options.ring, token, options.now());
       return opened.ok ? opened.session.version : undefined;

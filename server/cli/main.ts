@@ -33,14 +33,15 @@ function date(value: string): string {
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
   // `--no-alerts` sets one field of the `alerts` object, which a flag of that name would replace whole.
-  const { config: file, alerts, ...rest } = flags;
+  const { config: file, alerts, bridge, ...rest } = flags;
   const loaded = loadConfig({
     file: readConfigFile(file as string | undefined),
     env: process.env,
     flags: rest,
     defaults: { node: hostname(), ...defaults },
   });
-  const config = alerts === false ? Object.freeze({ ...loaded, alerts: { ...loaded.alerts, scheduled: false } }) : loaded;
+  let config = alerts === false ? Object.freeze({ ...loaded, alerts: { ...loaded.alerts, scheduled: false } }) : loaded;
+  if (bridge === true) config = Object.freeze({ ...config, bridge: { ...config.bridge, enabled: true } });
   // Before anything starts: a bad plan in the file stops the process with one line.
   if (config.plans !== undefined) validateDeclaredPlans(config.plans);
   return config;
@@ -74,6 +75,7 @@ function serveOptions(command: Command): Command {
     .option('--flush-interval-ms <n>', 'how often counts are written to the database', integer)
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
     .option('--no-alerts', 'do not evaluate alert rules on schedule here (another process sharing the store does)')
+    .option('--bridge', 'answer legacy clients in front of a modern-only upstream (needs MCP_SUNSET_BRIDGE_KEY or bridge.key)')
     .option('--config <file>', 'JSON config file (flags and MCP_SUNSET_* variables override it)');
 }
 
@@ -102,6 +104,7 @@ program
   .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
   .option('--node <name>', 'this sidecar\'s name in the fleet (default: host name)')
   .option('--caller <name>', 'who launches this server, counted as integration stdio:<name>')
+  .option('--bridge', 'answer legacy clients in front of a modern-only server')
   .option('--log-level <level>', 'log level on stderr (default warn: stdout is the MCP channel)')
   .option('--config <file>', 'JSON config file')
   .action(async (command: string[], flags: Record<string, unknown>) => {

@@ -13,6 +13,8 @@ import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
 import { startApi } from './start-api.js';
 import { createPolicyRefresher, type PolicyHealth } from '../metering/create-policy-refresher.js';
+import { createLegacyHttpBridge } from '../bridge/legacy-http-bridge.js';
+import { bridgeRingFromConfig } from './bridge-ring-from-config.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -45,6 +47,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
+  // First: a bridge without its key stops the start before anything is opened.
+  const ring = config.bridge.enabled ? bridgeRingFromConfig(config.bridge) : undefined;
   let meteringErrors = 0;
   // The gauges read the meter lazily, on scrape, after it exists; the heartbeat reads the policy at each flush, after it exists.
   const metering = await createMetering(
@@ -57,6 +61,19 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));
   const policy = createPolicyRefresher({ store, now, supportedVersions: config.enforcement.supportedVersions, logger });
+  let listening: URL | undefined;
+  const bridge = ring === undefined
+    ? undefined
+    : createLegacyHttpBridge({
+      upstream: options.upstream,
+      ring,
+      sessionTtlMs: config.bridge.sessionTtlMs,
+      inputTimeoutMs: config.bridge.inputTimeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+      // Read when an elicitation is sent, by then the sidecar listens.
+      nodeUrl: () => config.bridge.nodeUrl ?? listening?.origin,
+      now,
+    });
   const proxy = createReverseProxy({
     upstream: options.upstream,
     ...(config.publicPrefix === undefined ? {} : { publicPrefix: config.publicPrefix }),
@@ -66,6 +83,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     identify: createCallerIdentifier({ secret: metering.installSecret, ...config.identity }),
     onNonMcp: () => metering.countNonMcp(),
     policy: policy.current,
+    ...(bridge === undefined ? {} : { bridge }),
     now,
     onInternalError: (error, where) => {
       meteringErrors += 1;
@@ -98,6 +116,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   await policy.start();
   const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
   const sidecarUrl = await listen(sidecar, config.listen);
+  listening = sidecarUrl;
   const api = await startApi({
     config,
     store,

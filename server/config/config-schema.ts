@@ -113,6 +113,35 @@ const declaredPlansSchema = z.array(declaredPlanSchema).superRefine((plans, ctx)
   }
 });
 
+const hexKey = z
+  .string()
+  .trim()
+  .regex(/^(?:[0-9a-fA-F]{2})+$/, 'expected hex: an even number of 0-9 and a-f')
+  .refine((value) => value.length >= 64, 'must be at least 32 bytes (64 hex digits)');
+
+/** The legacy bridge in front of a modern-only upstream (`serve --bridge`, `wrap --bridge`). */
+const bridgeSchema = z
+  .object({
+    /** Answer legacy clients at the edge, in front of a modern-only server. */
+    enabled: z.boolean().default(false),
+    /** Seals the HTTP sessions; every node of a fleet needs the same one (`MCP_SUNSET_BRIDGE_KEY`). stdio needs none. */
+    key: hexKey.optional(),
+    /** Keys rotated out: sessions they sealed are still honoured until `acceptedUntil` (an ISO date-time). */
+    previousKeys: z.array(z.object({ key: hexKey, acceptedUntil: z.iso.datetime({ offset: true }) }).strict()).default([]),
+    /** How long a bridged session is honoured after its initialize. */
+    sessionTtlMs: positiveInt.default(24 * 3_600_000),
+    /** How long the bridge waits for a client to answer an elicitation, sampling or roots request. */
+    inputTimeoutMs: positiveInt.default(10 * 60_000),
+    /**
+     * Where the other nodes reach this one (its sidecar's origin), to pass it a client's answer to an
+     * elicitation it sent. Defaults to the address the sidecar listens on.
+     */
+    nodeUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
+    /** How often each node reads the revoked sessions from the store. */
+    revocationRefreshMs: positiveInt.default(5_000),
+  })
+  .strict();
+
 /** Every setting, from file, environment and flags, validated once at start-up. */
 export const configSchema = z
   .object({
@@ -183,6 +212,7 @@ export const configSchema = z
       })
       .strict()
       .default({}),
+    bridge: bridgeSchema.default(bridgeSchema.parse({})),
     /**
      * Retirement plans kept in version control: synced into the store at start, read-only through the API.
      * Absent, the declared plans stay as stored: a `wrap` started without this file must not archive them.

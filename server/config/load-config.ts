@@ -38,6 +38,12 @@ export function loadConfig(sources: ConfigSources): Readonly<Config> {
     const value = sources.env?.[name];
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
+  // The one secret set by environment inside an object: a key is kept out of files and command lines.
+  const bridgeKey = sources.env?.MCP_SUNSET_BRIDGE_KEY;
+  if (bridgeKey !== undefined && bridgeKey !== '') {
+    const file = sources.file?.bridge;
+    fromEnv.bridge = { ...(typeof file === 'object' && file !== null ? file : {}), key: bridgeKey };
+  }
   const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
   const merged = { ...sources.defaults, ...sources.file, ...fromEnv, ...flags };
   const parsed = configSchema.safeParse(merged);

@@ -1,3 +1,4 @@
+import { bridgedClassification } from '../protocol/bridged-classification.js';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
@@ -13,6 +14,16 @@ export interface GatedExchange<A> {
   refusal: HttpRefusal | undefined;
   /** What the exchange counts its messages under: the caller's own, or a copy marked would-block. */
   attrs: A | undefined;
+  /** True when the legacy bridge answers the request, not the server. */
+  bridged: boolean;
+}
+
+/** What gating needs of the legacy bridge, when one answers legacy requests. */
+export interface BridgeLookup {
+  /** The negotiated version a bridge session id carries, when this node can open it. */
+  sessionVersion(sessionId: string): string | undefined;
+  /** The method of an input request the bridge sent under `id` (on any node: the id says). */
+  inputRequestMethod(id: string | number): string | undefined;
 }
 
 /** The decision for a request no plan enforces on: shared, so passing one allocates nothing. */
@@ -20,13 +31,15 @@ const UNDECIDED: ExchangeDecision = Object.freeze({ decision: PASS, refused: und
 
 /** An exchange passed on unmetered and unannounced. */
 export function ungated<A>(report: (error: unknown, where: string) => void): GatedExchange<A> {
-  return { exchange: new GuardedExchange<A>(undefined, report), decision: PASS, refusal: undefined, attrs: undefined };
+  return { exchange: new GuardedExchange<A>(undefined, report), decision: PASS, refusal: undefined, attrs: undefined, bridged: false };
 }
 
 /**
  * Classifies one MCP request, asks the policy in force about it and opens the exchange that
  * follows its answer; a refused request is counted `blocked` here and gets its refusal instead.
  * Shared by the proxy and the in-process middleware, so both decide and count a request alike.
+ * With a bridge, a legacy request is the bridge's, and is counted and decided as such (reason
+ * `bridge`, the version its session negotiated): the plan still decides first.
  * Never throws: a fault in metering or in the policy lets the request through, unmetered and
  * unannounced, and is reported.
  */
@@ -37,20 +50,30 @@ export function gateExchange<A extends Caller>(
   policy: CompiledPolicy | undefined,
   now: () => number,
   report: (error: unknown, where: string) => void,
+  bridge?: BridgeLookup,
 ): GatedExchange<A> {
   let where = 'classify';
   try {
-    const classification = meter.classify(facts);
+    let classification = meter.classify(facts);
+    let bridged = false;
+    if (bridge !== undefined) {
+      const { sessionId } = classification;
+      const relabelled = bridgedClassification(classification, sessionId === undefined ? null : (bridge.sessionVersion(sessionId) ?? null), bridge);
+      if (relabelled !== undefined) {
+        classification = relabelled;
+        bridged = true;
+      }
+    }
     where = 'policy';
     const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : UNDECIDED;
     if (decision.refusedBy !== null && refused !== undefined) {
       const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
       meter.refused(classification, caller);
-      return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller };
+      return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller, bridged };
     }
     where = 'classify';
     const attrs = decision.wouldBlock ? { ...caller, wouldBlock: true } : caller;
-    return { exchange: new GuardedExchange(meter.follow(classification, facts, attrs), report), decision, refusal: undefined, attrs };
+    return { exchange: new GuardedExchange(meter.follow(classification, facts, attrs), report), decision, refusal: undefined, attrs, bridged };
   } catch (error) {
     report(error, where);
     return ungated(report);

@@ -10,10 +10,28 @@ import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
-import { gateExchange, refusalHeaders, ungated, type GatedExchange } from './gate-exchange.js';
+import { gateExchange, refusalHeaders, ungated, type BridgeLookup, type GatedExchange } from './gate-exchange.js';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { HttpRefusal } from '../protocol/policy-refusal.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
+
+/**
+ * The legacy bridge, as the proxy uses it: it answers legacy requests in front of a modern-only
+ * server, and shows its answers to the exchange so they are counted like an upstream's.
+ */
+export interface ProxyBridge extends BridgeLookup {
+  /** True for a message another node relayed here after counting it: passed to the bridge, not counted again. */
+  isRelayed(headers: IncomingMessage['headers']): boolean;
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: { method: string; headers: IncomingMessage['headers']; body: Buffer | undefined; bodyTooLarge: boolean },
+    exchange: GuardedExchange<Caller>,
+    announce: readonly string[],
+  ): void;
+  inFlight(): number;
+  cutInFlight(): number;
+}
 
 export interface ReverseProxyOptions {
   upstream: URL;
@@ -29,6 +47,8 @@ export interface ReverseProxyOptions {
   onInternalError: (error: unknown, where: string) => void;
   /** The retirement policy in force now: read per request, compiled elsewhere. Absent: nothing is enforced. */
   policy?: () => CompiledPolicy;
+  /** Answers legacy requests itself, in front of a modern-only upstream. Absent: everything is passed on. */
+  bridge?: ProxyBridge;
   now?: () => number;
 }
 
@@ -81,6 +101,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         options.onNonMcp?.();
         return ungated(options.onInternalError);
       }
+      if (options.bridge?.isRelayed(req.headers) === true) return { ...ungated<Caller>(options.onInternalError), bridged: true };
       caller = options.identify(req);
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
       facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
@@ -89,12 +110,16 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       options.onInternalError(error, 'identify');
       return ungated(options.onInternalError);
     }
-    return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError);
+    return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError, options.bridge);
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
-    const { exchange, decision, refusal } = begin(req, body);
+    const { exchange, decision, refusal, bridged } = begin(req, body);
     if (refusal !== undefined) return refuse(req, res, body, refusal, decision.headers);
+    if (bridged && options.bridge !== undefined) {
+      const text = body?.complete === true ? (body.chunks.length === 1 ? body.chunks[0]! : Buffer.concat(body.chunks)) : undefined;
+      return options.bridge.serve(req, res, { method: req.method ?? 'GET', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete }, exchange, decision.headers);
+    }
     const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
     const headers = forwardHeaders(req.rawHeaders);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
@@ -238,7 +263,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     inFlight(answersAwaited) {
       let count = 0;
       for (const entry of forwarded.values()) if (answersAwaited || !entry.stream || !entry.exchange.settled) count += 1;
-      return count;
+      return count + (options.bridge?.inFlight() ?? 0);
     },
     cutInFlight() {
       const open = forwarded.takeAll();
@@ -248,7 +273,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         entry.upstreamReq.destroy();
         entry.res.destroy();
       }
-      return open.length;
+      return open.length + (options.bridge?.cutInFlight() ?? 0);
     },
     close() {
       agent.destroy();
