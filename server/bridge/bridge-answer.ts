@@ -12,6 +12,13 @@ export interface BridgeExchange {
   upstreamFailed(): void;
 }
 
+/** Where the answer to one forwarded request goes: its own response, or an HTTP+SSE channel's stream. */
+export interface AnswerSink {
+  openStream(): void;
+  event(message: unknown): void;
+  final(status: number, message: unknown): void;
+}
+
 /** For a bridge used on its own, with nothing counting. */
 export const UNMETERED: BridgeExchange = Object.freeze({
   responseHead() {},
@@ -34,7 +41,7 @@ function headerObject(raw: readonly string[]): IncomingHttpHeaders {
  * sees it end, so a read of the counts right after includes it. The plan's announcement headers
  * (`announce`) follow the bridge's own.
  */
-export class BridgeAnswer {
+export class BridgeAnswer implements AnswerSink {
   private streaming = false;
 
   constructor(
@@ -82,12 +89,31 @@ export class BridgeAnswer {
     this.res.write(text);
   }
 
+  /** An event with a name of its own and plain data: the HTTP+SSE `endpoint` event. */
+  namedEvent(name: string, data: string): void {
+    this.openStream();
+    const text = `event: ${name}\ndata: ${data}\n\n`;
+    this.exchange.responseChunk(text);
+    this.res.write(text);
+  }
+
   /** The message that ends the answer: the last event of a stream, or the JSON body with `status`. */
   final(status: number, message: unknown): void {
     if (!this.streaming) return this.json(status, message);
     this.event(message);
     this.exchange.responseEnd();
     this.res.end();
+  }
+
+  /** Another node's answer, passed on as it came. */
+  raw(status: number, contentType: string | null, body: Buffer): void {
+    const head = contentType === null ? [] : ['Content-Type', contentType];
+    head.push('Content-Length', String(body.length));
+    this.exchange.responseHead(status, headerObject(head));
+    if (body.length > 0) this.exchange.responseChunk(body.toString('utf8'));
+    this.exchange.responseEnd();
+    this.res.writeHead(status, head.concat(this.announce));
+    this.res.end(body);
   }
 
   /** An answer the exchange is not shown, when it was already told how the request ended. */

@@ -55,3 +55,25 @@ export function isRelayed(ring: BridgeKeyRing, headers: IncomingHttpHeaders, ses
   const token = headers[sessionHeader];
   return typeof given === 'string' && typeof token === 'string' && same(given, relayMac(ring, token));
 }
+
+const CHANNEL_PREFIX = 'mcs1';
+
+/**
+ * The token naming an HTTP+SSE channel in the message endpoint the bridge gives the client: the
+ * channel's id and the node holding its stream, under a MAC. A POST that lands elsewhere is passed
+ * to that node, where the stream is.
+ */
+export function channelToken(ring: BridgeKeyRing, node: string, channelId: string): string {
+  const where = Buffer.from(node).toString('base64url');
+  return `${CHANNEL_PREFIX}.${where}.${channelId}.${mac(ring, `channel.${where}.${channelId}`).slice(0, 22)}`;
+}
+
+/** The channel a token names and its node ('' when it named none), when this fleet's key made it; never throws. */
+export function readChannelToken(ring: BridgeKeyRing, token: string | null): { node: string; channelId: string } | undefined {
+  if (token === null || token.length > 2048) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 4 || parts[0] !== CHANNEL_PREFIX) return undefined;
+  const [, where, channelId, given] = parts as [string, string, string, string];
+  if (!same(given, mac(ring, `channel.${where}.${channelId}`).slice(0, 22))) return undefined;
+  return { node: Buffer.from(where, 'base64url').toString('utf8'), channelId };
+}

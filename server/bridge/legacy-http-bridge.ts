@@ -10,10 +10,10 @@ import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
-import { BridgeAnswer, UNMETERED, type BridgeExchange } from './bridge-answer.js';
+import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
-import { inputRequestId, isRelayed, readInputRequestId, RELAY_HEADER, relayMac } from './bridge-relay.js';
+import { channelToken, inputRequestId, isRelayed, readChannelToken, readInputRequestId, RELAY_HEADER, relayMac } from './bridge-relay.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
 
@@ -114,8 +114,13 @@ export interface LegacyHttpBridge {
   sessionVersion(token: string): string | undefined;
   /** The method of an input request this fleet sent under `id`, read from the id itself. */
   inputRequestMethod(id: string | number): string | undefined;
-  /** True for an answer another node relayed here: it was counted where it landed. */
-  isRelayed(headers: IncomingHttpHeaders): boolean;
+  /** True for a path only the bridge answers: the HTTP+SSE stream and message endpoint. */
+  claims(path: string): boolean;
+  /**
+   * True for a request counted on another node: an answer relayed here after it was counted where it
+   * landed, or an HTTP+SSE message this node passes to the node holding its channel, which counts it.
+   */
+  countedElsewhere(req: IncomingMessage): boolean;
   /** Requests this node is answering whose answer is not through yet. */
   inFlight(): number;
   /** Ends every request still being answered, counting each as cancelled; answers how many. */
@@ -126,6 +131,32 @@ interface Serving extends Listed {
   res: ServerResponse;
   abort: AbortController;
   exchange: BridgeExchange;
+  /** Set when this response is an HTTP+SSE channel's stream. */
+  channel: Channel | undefined;
+}
+
+/** An HTTP+SSE channel this node holds: its stream, and the session its `initialize` opened. */
+interface Channel {
+  id: string;
+  stream: BridgeAnswer;
+  session: BridgeSession | undefined;
+  /** Aborted when the stream closes: everything forwarded for the channel stops with it. */
+  closed: AbortSignal;
+  /** Requests forwarded for it whose answer has not been written yet. */
+  busy: number;
+}
+
+/**
+ * Where HTTP+SSE clients find the bridge: the stream at `/sse` of the sidecar's address, and the
+ * message endpoint it names, `/messages?bridge=<channel token>`.
+ */
+const SSE_PATH = '/sse';
+const MESSAGE_PATH = '/messages';
+const CHANNEL_PARAM = 'bridge';
+
+function pathnameOf(path: string): string {
+  const query = path.indexOf('?');
+  return query < 0 ? path : path.slice(0, query);
 }
 
 export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): LegacyHttpBridge {
@@ -136,6 +167,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   const forwarding: Record<string, AbortController> = Object.create(null) as Record<string, AbortController>;
   const waiting: Record<string, (answer: { result: unknown; error: unknown }) => void> = Object.create(null) as Record<string, (answer: { result: unknown; error: unknown }) => void>;
   const serving = new OpenList<Serving>();
+  const channels: Record<string, Channel> = Object.create(null) as Record<string, Channel>;
   const keyOf = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
   const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -145,34 +177,41 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     return fetch(options.upstream, { method: 'POST', headers, body: JSON.stringify(message), signal });
   }
 
-  async function initialize(answer: BridgeAnswer, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<void> {
+  /** The handshake: the client's facts and the legacy InitializeResult built from the server's discovery, or the error to answer. */
+  async function handshake(step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<{ session: BridgeSession; result: Record<string, unknown> } | { status: number; error: Message }> {
     const { params } = step;
     const clientInfo = params.clientInfo;
     if (!isRecord(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
-      return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: initialize needs clientInfo with a name and a version'));
+      return { status: 200, error: rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: initialize needs clientInfo with a name and a version') };
     }
-    const handshake = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
+    const facts = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
-    for await (const message of messagesOf(await postUpstream({ id: DISCOVER_ID, method: 'server/discover' }, handshake, signal))) {
+    for await (const message of messagesOf(await postUpstream({ id: DISCOVER_ID, method: 'server/discover' }, facts, signal))) {
       if (message.id === DISCOVER_ID) discovered = message;
     }
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
-    if (result === undefined) return answer.json(502, rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server did not answer server/discover'));
+    if (result === undefined) return { status: 502, error: rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server did not answer server/discover') };
     const now = options.now();
     const session: BridgeSession = {
       id: randomBytes(16).toString('base64url'),
       version: result.protocolVersion,
-      clientCapabilities: handshake.clientCapabilities,
+      clientCapabilities: facts.clientCapabilities,
       clientInfo: clientInfo as BridgeSession['clientInfo'],
       issuedAt: now,
       expiresAt: now + options.sessionTtlMs,
     };
-    const sealed = sealBridgeSession(options.ring, session);
-    if (!sealed.ok) return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: the client capabilities are too large to carry in a session id'));
-    answer.json(200, { jsonrpc: '2.0', id: step.id, result }, [HEADER.sessionId, sealed.token]);
+    return { session, result: result as unknown as Record<string, unknown> };
   }
 
-  async function forward(answer: BridgeAnswer, step: Forward, session: BridgeSession, abort: AbortController): Promise<void> {
+  async function initialize(answer: BridgeAnswer, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<void> {
+    const opened = await handshake(step, signal);
+    if ('error' in opened) return answer.json(opened.status, opened.error);
+    const sealed = sealBridgeSession(options.ring, opened.session);
+    if (!sealed.ok) return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: the client capabilities are too large to carry in a session id'));
+    answer.json(200, { jsonrpc: '2.0', id: step.id, result: opened.result }, [HEADER.sessionId, sealed.token]);
+  }
+
+  async function forward(answer: AnswerSink, step: Forward, session: BridgeSession, abort: AbortController): Promise<void> {
     const key = keyOf(session, step.id);
     forwarding[key] = abort;
     try {
@@ -183,7 +222,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   }
 
   /** Sends one input request to the client on the stream and waits for its answer. */
-  function ask(answer: BridgeAnswer, session: BridgeSession, request: EmbeddedInputRequest, signal: AbortSignal): Promise<unknown> {
+  function ask(answer: AnswerSink, session: BridgeSession, request: EmbeddedInputRequest, signal: AbortSignal): Promise<unknown> {
     const id = inputRequestId(options.ring, options.nodeUrl?.() ?? '', request.method);
     const key = keyOf(session, id);
     return new Promise((resolve, reject) => {
@@ -213,7 +252,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     });
   }
 
-  async function relay(answer: BridgeAnswer, step: Forward, session: BridgeSession, signal: AbortSignal): Promise<void> {
+  async function relay(answer: AnswerSink, step: Forward, session: BridgeSession, signal: AbortSignal): Promise<void> {
     let upstreamId: string | number = step.id;
     let params = step.params;
     for (let round = 0; ; round += 1) {
@@ -256,8 +295,11 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
   }
 
-  async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController): Promise<void> {
+  async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController, entry: Serving): Promise<void> {
     const { signal } = abort;
+    const pathname = pathnameOf(req.url ?? '/');
+    if (pathname === SSE_PATH && request.method === 'GET') return openChannel(answer, abort, entry);
+    if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, signal);
     const token = request.headers[HEADER.sessionId];
     if (request.method !== 'POST') {
       // No standalone stream and no termination: a legacy client is told so (405) and carries on.
@@ -310,6 +352,111 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
   }
 
+  /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
+  function openChannel(answer: BridgeAnswer, abort: AbortController, entry: Serving): void {
+    const id = randomBytes(16).toString('base64url');
+    const channel: Channel = { id, stream: answer, session: undefined, closed: abort.signal, busy: 0 };
+    channels[id] = channel;
+    entry.channel = channel;
+    abort.signal.addEventListener('abort', () => delete channels[id]);
+    answer.namedEvent('endpoint', `${MESSAGE_PATH}?${CHANNEL_PARAM}=${channelToken(options.ring, options.nodeUrl?.() ?? '', id)}`);
+  }
+
+  /** The stream of a channel as the place a forwarded request's answer goes: messages only, the stream stays open. */
+  function channelSink(channel: Channel): AnswerSink {
+    return { openStream() {}, event: (message) => channel.stream.event(message), final: (_status, message) => channel.stream.event(message) };
+  }
+
+  /**
+   * One POST to an HTTP+SSE message endpoint: accepted with 202, its answer written to the channel's
+   * stream. A POST that lands on a node other than the one holding the stream is passed to that node.
+   */
+  async function channelMessage(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, signal: AbortSignal): Promise<void> {
+    const claim = readChannelToken(options.ring, new URL(req.url ?? '/', 'http://bridge').searchParams.get(CHANNEL_PARAM));
+    if (claim === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel'));
+    if (claim.node !== '' && claim.node !== options.nodeUrl?.()) return passToNode(req, answer, claim.node, request, signal);
+    const channel = channels[claim.channelId];
+    if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
+    if (request.bodyTooLarge || request.body === undefined) {
+      req.resume();
+      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(request.body.toString('utf8'));
+    } catch {
+      return answer.json(400, rpcError(null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON'));
+    }
+    const step = bridgeStep(body);
+    if (step.kind === 'refuse' && step.id === null) return answer.json(400, rpcError(null, step.code, step.message));
+    const { session } = channel;
+    if (step.kind === 'response') {
+      const waiter = session === undefined ? undefined : waiting[keyOf(session, step.id)];
+      if (waiter === undefined) return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this channel is waiting for that answer'));
+      waiter({ result: step.result, error: step.error });
+      return answer.empty(202);
+    }
+    // Accepted first, so the count of the message waits for its answer on the stream.
+    answer.empty(202);
+    switch (step.kind) {
+      case 'refuse':
+        return channel.stream.event(rpcError(step.id, step.code, step.message));
+      case 'accept':
+        return;
+      case 'cancel':
+        if (session !== undefined) forwarding[keyOf(session, step.requestId)]?.abort();
+        return;
+      case 'answer':
+        return channel.stream.event({ jsonrpc: '2.0', id: step.id, result: step.result });
+      case 'initialize':
+        return channelWork(channel, async () => {
+          const opened = await handshake(step, channel.closed);
+          if ('error' in opened) return channel.stream.event(opened.error);
+          channel.session = opened.session;
+          channel.stream.event({ jsonrpc: '2.0', id: step.id, result: opened.result });
+        });
+      case 'forward':
+        if (session === undefined) return channel.stream.event(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: initialize first'));
+        return channelWork(channel, async () => {
+          const abort = new AbortController();
+          const stop = () => abort.abort();
+          channel.closed.addEventListener('abort', stop);
+          try {
+            await forward(channelSink(channel), step, session, abort);
+          } catch {
+            if (!channel.closed.aborted) channel.stream.event(rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached'));
+          } finally {
+            channel.closed.removeEventListener('abort', stop);
+          }
+        });
+    }
+  }
+
+  /** Runs work for a channel after its POST was answered, keeping the channel's stream in flight meanwhile. */
+  function channelWork(channel: Channel, work: () => Promise<void>): void {
+    channel.busy += 1;
+    work()
+      .catch(() => undefined)
+      .finally(() => {
+        channel.busy -= 1;
+      });
+  }
+
+  /** Passes an HTTP+SSE message to the node holding its channel, and answers as that node did. */
+  async function passToNode(req: IncomingMessage, answer: BridgeAnswer, node: string, request: BridgedRequest, signal: AbortSignal): Promise<void> {
+    if (request.body === undefined) {
+      req.resume();
+      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
+    }
+    let passed: Response;
+    try {
+      passed = await fetch(new URL(req.url ?? '/', node), { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body, signal });
+    } catch {
+      return answer.json(502, rpcError(null, INTERNAL_ERROR, 'mcp-sunset bridge: the node holding this channel could not be reached'));
+    }
+    answer.raw(passed.status, passed.headers.get('content-type'), Buffer.from(await passed.arrayBuffer()));
+  }
+
   /** Passes a client's answer to the node waiting for it, and answers the client as that node did. */
   async function relayAnswer(req: IncomingMessage, answer: BridgeAnswer, node: string, token: string, body: Buffer, signal: AbortSignal): Promise<void> {
     let status: number;
@@ -331,7 +478,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {
     const abort = new AbortController();
-    const entry: Serving = { res, abort, exchange, openSlot: -1 };
+    const entry: Serving = { res, abort, exchange, channel: undefined, openSlot: -1 };
     serving.add(entry);
     const answer = new BridgeAnswer(res, exchange, announce);
     res.on('close', () => {
@@ -340,7 +487,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       abort.abort();
       exchange.clientClosed();
     });
-    answerRequest(req, answer, request, abort).catch(() => {
+    answerRequest(req, answer, request, abort, entry).catch(() => {
       if (abort.signal.aborted) return void res.destroy();
       // The server could not be reached, or broke off its answer.
       exchange.upstreamFailed();
@@ -357,13 +504,28 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       );
     },
     serve,
-    isRelayed: (headers) => isRelayed(options.ring, headers, HEADER.sessionId),
+    claims: (path) => {
+      const pathname = pathnameOf(path);
+      return pathname === SSE_PATH || pathname === MESSAGE_PATH;
+    },
+    countedElsewhere(req) {
+      if (req.headers[RELAY_HEADER] !== undefined) return isRelayed(options.ring, req.headers, HEADER.sessionId);
+      const path = req.url ?? '/';
+      if (req.method !== 'POST' || pathnameOf(path) !== MESSAGE_PATH) return false;
+      const claim = readChannelToken(options.ring, new URL(path, 'http://bridge').searchParams.get(CHANNEL_PARAM));
+      return claim !== undefined && claim.node !== '' && claim.node !== options.nodeUrl?.();
+    },
     inputRequestMethod: (id) => readInputRequestId(options.ring, id)?.method,
     sessionVersion(token) {
       const opened = openBridgeSession(options.ring, token, options.now());
       return opened.ok ? opened.session.version : undefined;
     },
-    inFlight: () => serving.size,
+    inFlight() {
+      // A channel's stream holds nothing back while nothing forwarded for it is still to be answered.
+      let count = 0;
+      for (const entry of serving.values()) if (entry.channel === undefined || entry.channel.busy > 0) count += 1;
+      return count;
+    },
     cutInFlight() {
       const open = serving.takeAll();
       for (const entry of open) {

@@ -49,6 +49,14 @@ export function settleWithAnswer(message: ClassifiedMessage, answer: Answer, sta
 }
 
 /**
+ * True for the handshake request that opens a legacy session or channel, answered by the server
+ * or by the bridge; an `initialize` inside a batch opens nothing the meter follows.
+ */
+export function opensLegacySession(message: ClassifiedMessage): boolean {
+  return message.method === METHOD.initialize && message.kind === 'request' && (message.reason === 'initialize' || message.reason === 'bridge');
+}
+
+/**
  * The outcome an HTTP status alone gives a message that received no JSON-RPC answer, or
  * undefined when the answer is still to come (a 2xx request whose result arrives elsewhere).
  */

@@ -17,7 +17,8 @@ export function settleStreamOpen(message: ClassifiedMessage, firstEventName: str
     id: null,
     era: 'legacy',
     transport: 'http+sse',
-    reason: 'sse-open',
+    // A stream the bridge opened stays filed as the bridge's.
+    reason: message.reason === 'bridge' ? 'bridge' : 'sse-open',
     // The opening GET carries no version; one is negotiated later on the stream.
     version: null,
   };

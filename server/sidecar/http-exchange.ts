@@ -3,7 +3,7 @@ import type { ClassifiedMessage } from '../protocol/classified-message.js';
 import type { HttpRequestClassification, HttpRequestFacts } from '../protocol/classify-http-request.js';
 import { headerValue } from '../protocol/headers-agree.js';
 import { readJsonRpcText, type JsonRpcMessage } from '../protocol/read-json-rpc.js';
-import { outcomeOfStatus, settleWithAnswer } from '../protocol/settle-message.js';
+import { opensLegacySession, outcomeOfStatus, settleWithAnswer } from '../protocol/settle-message.js';
 import { HTTP_SSE_ENDPOINT_EVENT, resolveEndpointPath, settleStreamOpen } from '../protocol/settle-stream-open.js';
 import { HEADER } from '../protocol/versions.js';
 import type { Outcome } from '../protocol/vocabulary.js';
@@ -213,7 +213,7 @@ export class HttpExchange<A> {
     const pending = this.state.claim(on, rpc.id);
     if (pending === undefined) return;
     const settled = settleWithAnswer(pending.message, rpc, undefined);
-    if (this.channelPath !== undefined && settled.message.reason === 'initialize' && settled.message.version !== null) {
+    if (this.channelPath !== undefined && opensLegacySession(settled.message) && settled.message.version !== null) {
       this.state.setChannelVersion(this.channelPath, settled.message.version);
     }
     this.state.record({ ...pending, message: settled.message, outcome: settled.outcome });
@@ -228,7 +228,7 @@ export class HttpExchange<A> {
 
   private settleAnswer(message: ClassifiedMessage, answer: Answer, status: number | undefined): void {
     const settled = settleWithAnswer(message, answer, status);
-    if (settled.message.reason === 'initialize' && settled.outcome === 'served' && this.responseSessionId !== undefined) {
+    if (opensLegacySession(settled.message) && settled.outcome === 'served' && this.responseSessionId !== undefined) {
       this.state.rememberSession(this.responseSessionId, settled.message.version ?? undefined);
     }
     this.replace(message, settled.message);

@@ -20,8 +20,10 @@ import type { CompiledPolicy } from '../policy/compiled-policy.js';
  * server, and shows its answers to the exchange so they are counted like an upstream's.
  */
 export interface ProxyBridge extends BridgeLookup {
-  /** True for a message another node relayed here after counting it: passed to the bridge, not counted again. */
-  isRelayed(headers: IncomingMessage['headers']): boolean;
+  /** True for a path only the bridge answers (the HTTP+SSE stream and message endpoint). */
+  claims(path: string): boolean;
+  /** True for a request another node counts (see the bridge): passed to the bridge, not counted here. */
+  countedElsewhere(req: IncomingMessage): boolean;
   serve(
     req: IncomingMessage,
     res: ServerResponse,
@@ -96,12 +98,12 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     try {
       const method = req.method ?? 'GET';
       const path = req.url ?? '/';
-      const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path)) && isMcpRequest({ method, path, headers: req.headers });
+      const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers });
       if (!mcp) {
         options.onNonMcp?.();
         return ungated(options.onInternalError);
       }
-      if (options.bridge?.isRelayed(req.headers) === true) return { ...ungated<Caller>(options.onInternalError), bridged: true };
+      if (options.bridge?.countedElsewhere(req) === true) return { ...ungated<Caller>(options.onInternalError), bridged: true };
       caller = options.identify(req);
       const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
       facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };

@@ -102,6 +102,31 @@ describe('serve --bridge: legacy clients in front of a modern-only server, on tw
     const answers = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'method', { kind: 'response' })))));
     expect(answers).toEqual({ 'elicitation/create': 1 });
   });
+
+  it('an SDK v1 HTTP+SSE client finds the bridge at /sse and gets the same, its messages passed to the node holding its stream', async () => {
+    const sse = await startRoundRobinBalancer(nodes.map((node) => node.sidecarUrl), '/sse');
+    const before = await Promise.all(nodes.map((node) => totals(node.apiUrl, 'transport')));
+    try {
+      modern.seen.length = 0;
+      const bridged = await runV1FullSession({ url: sse.url, kind: 'sse' });
+      // The dual-era SDK v2 server has no HTTP+SSE transport: the same client over Streamable HTTP is the reference.
+      const direct = await runV1FullSession({ url: dual.url, kind: 'http' });
+      expect(bridged).toEqual(direct);
+      expect(bridged.confirmed).toBe('deploy: confirmed (ok)');
+      expect(Math.min(...sse.served)).toBeGreaterThan(2);
+      expect(modern.seen.every((r) => r.method === 'POST' && r.protocolVersion === FIRST_MODERN_VERSION)).toBe(true);
+      // Each message counted once, on the node holding the stream, as bridged HTTP+SSE: the stream's opening and every POST.
+      const after = await Promise.all(nodes.map((node) => totals(node.apiUrl, 'transport')));
+      const added = (after[0]!['http+sse'] ?? 0) + (after[1]!['http+sse'] ?? 0) - (before[0]!['http+sse'] ?? 0) - (before[1]!['http+sse'] ?? 0);
+      expect(added).toBe(messagesSent(sse.bodies));
+      const byOutcome = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'outcome', { transport: 'http+sse', kind: 'request' })))));
+      expect(byOutcome).toEqual({ served: 8 });
+      const byReason = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'reason', { transport: 'http+sse' })))));
+      expect(Object.keys(byReason)).toEqual(['bridge']);
+    } finally {
+      await sse.close();
+    }
+  });
 });
 
 describe('serve without --bridge in front of a modern-only server', () => {
