@@ -1,4 +1,4 @@
-import { INVALID_REQUEST } from './error-codes.js';
+import { INVALID_REQUEST, METHOD_NOT_FOUND } from './error-codes.js';
 import { isRecord } from './is-record.js';
 import { isId } from './read-json-rpc.js';
 
@@ -29,6 +29,12 @@ export type BridgeStep =
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
 
+/**
+ * Legacy requests whose modern counterpart is a long-lived stream the bridge does not open yet
+ * (`subscriptions/listen`): refused by name rather than passed on for the server's bare -32601.
+ */
+const NOT_BRIDGED: ReadonlySet<string> = new Set(['resources/subscribe', 'resources/unsubscribe']);
+
 /** Decides the bridge's step for one parsed POST body of a legacy session. Pure; never throws. */
 export function bridgeStep(body: unknown): BridgeStep {
   if (Array.isArray(body)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: JSON-RPC batches are not bridged; send each message on its own' };
@@ -45,5 +51,6 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
   if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
   if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };
+  if (NOT_BRIDGED.has(method)) return { kind: 'refuse', id, code: METHOD_NOT_FOUND, message: `mcp-sunset bridge: ${method} is not bridged; the modern server's subscriptions/listen stream is not carried to legacy clients yet` };
   return { kind: 'forward', id, method, params };
 }

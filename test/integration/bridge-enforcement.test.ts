@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Peer } from '../peers/listen-peer.js';
+import { startV2Server } from '../peers/v2-server.js';
+import { brownoutNow, errorOf, legacyPlan, POLICY_URL, sendPlan, v1HttpAdd, v1SseAdd, v2Add } from '../support/enforcement-peers.js';
+import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
+
+const supported = { supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] };
+
+describe('the bridge retires with the plan: a plan in force decides before the bridge answers', () => {
+  let modern: Peer | undefined;
+  let service: TestService | undefined;
+  afterEach(async () => {
+    await service?.dispose();
+    await modern?.close();
+    service = undefined;
+    modern = undefined;
+  });
+
+  test('without a plan legacy clients are served by the bridge; in a brownout they get the refusal, and nothing reaches the server', async () => {
+    modern = await startV2Server('modern');
+    service = await startTestService(modern.url, { enforcement: supported, bridge: { enabled: true, key: randomBytes(32).toString('hex') } });
+    const url = new URL('/mcp', service.sidecarUrl);
+    expect(await v1HttpAdd(url)).toBe('3');
+    expect(await v1SseAdd(new URL('/sse', service.sidecarUrl))).toBe('3');
+
+    await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan({ brownouts: brownoutNow() }));
+    const seenBefore = modern.seen.length;
+    const refused = await errorOf(() => v1HttpAdd(url));
+    expect(refused.message).toContain('-32022');
+    expect(refused.message).toContain('supported versions: 2026-07-28');
+    expect(refused.message).toContain(POLICY_URL);
+    const refusedSse = await errorOf(() => v1SseAdd(new URL('/sse', service!.sidecarUrl)));
+    // As for any HTTP+SSE opening in a brownout: the stream is refused with 410.
+    expect(refusedSse.message).toContain('410');
+    // The bridge asked the server nothing for the refused clients.
+    expect(modern.seen.length).toBe(seenBefore);
+    // Modern clients go on, straight to the server.
+    expect(await v2Add(url)).toBe('3');
+
+    const byReason = await trafficTotals(service, 'reason', { era: 'legacy', outcome: 'blocked' });
+    expect(Object.keys(byReason)).toEqual(['bridge']);
+    const served = await trafficTotals(service, 'era', { outcome: 'served', method: 'tools/call' });
+    expect(served).toEqual({ legacy: 2, modern: 1 });
+  });
+});
