@@ -275,7 +275,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
           ? rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server answered with a result the legacy era has no shape for')
           : { jsonrpc: '2.0', id: step.id, result: legacy });
       }
-      if (round + 1 >= maxInputRounds) return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: the server still asked for input after ${maxInputRounds} rounds`));
+      if (round >= maxInputRounds) return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: the server still asked for input after ${maxInputRounds} rounds`));
       for (const request of input.requests) {
         const why = unmappableInputRequest(request, session.version);
         if (why !== undefined) return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: ${why}`));

@@ -17,14 +17,27 @@ describe('the bridge retires with the plan: a plan in force decides before the b
     modern = undefined;
   });
 
-  test('without a plan legacy clients are served by the bridge; in a brownout they get the refusal, and nothing reaches the server', async () => {
+  test('legacy clients are served by the bridge, with the plan\'s announcement; in a brownout they get its refusal, and nothing reaches the server', async () => {
     modern = await startV2Server('modern');
     service = await startTestService(modern.url, { enforcement: supported, bridge: { enabled: true, key: randomBytes(32).toString('hex') } });
     const url = new URL('/mcp', service.sidecarUrl);
     expect(await v1HttpAdd(url)).toBe('3');
     expect(await v1SseAdd(new URL('/sse', service.sidecarUrl))).toBe('3');
 
-    await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan({ brownouts: brownoutNow() }));
+    // Announced: the bridge's answers carry the plan's headers, after its own.
+    await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan());
+    const initialize = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    expect(initialize.status).toBe(200);
+    expect(initialize.headers.get('mcp-session-id')).toMatch(/^mss1\./);
+    expect(initialize.headers.get('deprecation')).toMatch(/^@\d+$/);
+    expect(initialize.headers.get('link')).toContain(POLICY_URL);
+    expect(await v1HttpAdd(url)).toBe('3');
+
+    await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan({ name: 'Brown out the legacy era', brownouts: brownoutNow() }));
     const seenBefore = modern.seen.length;
     const refused = await errorOf(() => v1HttpAdd(url));
     expect(refused.message).toContain('-32022');
@@ -41,6 +54,6 @@ describe('the bridge retires with the plan: a plan in force decides before the b
     const byReason = await trafficTotals(service, 'reason', { era: 'legacy', outcome: 'blocked' });
     expect(Object.keys(byReason)).toEqual(['bridge']);
     const served = await trafficTotals(service, 'era', { outcome: 'served', method: 'tools/call' });
-    expect(served).toEqual({ legacy: 2, modern: 1 });
+    expect(served).toEqual({ legacy: 3, modern: 1 });
   });
 });
