@@ -71,6 +71,11 @@ export class StdioMeter<A> {
 
   private readonly serverRequestMethod = (id: JsonRpcId): string | undefined => this.serverRequests.get(idKey(id))?.method;
 
+  /** The version the process negotiated, once its initialize was answered. */
+  get negotiated(): string | undefined {
+    return this.negotiatedVersion;
+  }
+
   /** A line the client wrote to the server's stdin. */
   clientLine(line: string, attrs: A): void {
     if (line.trim() === '') return;

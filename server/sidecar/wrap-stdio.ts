@@ -5,8 +5,10 @@ import { LineBoundaryWriter } from '../lib/line-boundary-writer.js';
 import { LineGate } from '../lib/line-gate.js';
 import { LineSplitter } from '../lib/line-splitter.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
+import { bridgeStdioLines } from './bridge-stdio-lines.js';
 import { decideStdioLine } from './decide-stdio-line.js';
 import type { Caller } from './identify-caller.js';
+import type { OpenStdioBridge, StdioBridge } from './stdio-bridge.js';
 import type { StdioMeter } from './stdio-meter.js';
 import { stdioRefusalAnswer } from './stdio-refusal-answer.js';
 
@@ -20,6 +22,13 @@ export interface WrapStdioOptions {
   /** The retirement policy in force now: read per client chunk, compiled elsewhere. Absent: nothing is enforced. */
   policy?: () => CompiledPolicy;
   now?: () => number;
+  /** Answers legacy clients in front of a modern-only server (`wrap --bridge`); absent, lines pass through. */
+  bridge?: OpenStdioBridge;
+  /**
+   * Longest server line the bridge reads whole (an answer can be far larger than any request);
+   * a longer one reaches the client unread. Default `maxLineBytes`.
+   */
+  maxServerLineBytes?: number;
   stdin?: Readable;
   stdout?: Writable;
 }
@@ -37,6 +46,8 @@ export interface WrappedProcess {
  * to ours. A metering failure is reported and metering stops; the server keeps running.
  * With a policy that enforces, each client line is judged before it is passed on: a refused one
  * never reaches the server, and the wrapper answers it itself between the server's lines.
+ * With a bridge, legacy client lines are judged the same way first, then answered by the bridge
+ * in front of a modern-only server (see bridge-stdio-lines.ts).
  */
 export function wrapStdio(options: WrapStdioOptions): WrappedProcess {
   const stdin = options.stdin ?? process.stdin;
@@ -52,21 +63,47 @@ export function wrapStdio(options: WrapStdioOptions): WrappedProcess {
       options.onInternalError(error, where);
     }
   };
-  const serverLines = new LineSplitter(options.maxLineBytes, (line) => guard('server-line', () => line !== undefined && options.meter.serverLine(line)));
-  child.stdout.on('data', (chunk: Buffer) => guard('server-line', () => serverLines.push(chunk)));
   // The server may exit while the client still writes; that is the server's business, not a crash of ours.
   child.stdin.on('error', () => undefined);
 
-  if (options.policy === undefined) {
-    const clientLines = new LineSplitter(options.maxLineBytes, (line) => guard('client-line', () => line !== undefined && options.meter.clientLine(line, options.caller)));
-    stdin.on('data', (chunk: Buffer) => guard('client-line', () => clientLines.push(chunk)));
-    stdin.pipe(child.stdin);
-    child.stdout.pipe(stdout);
+  let bridge: StdioBridge | undefined;
+  if (options.bridge !== undefined) {
+    // The bridge reads both sides line by line, and meters what the client sends and reads itself.
+    bridge = bridgeStdioLines(
+      {
+        open: options.bridge,
+        meter: options.meter,
+        caller: options.caller,
+        maxLineBytes: options.maxLineBytes,
+        maxServerLineBytes: options.maxServerLineBytes ?? options.maxLineBytes,
+        policy: options.policy,
+        now: options.now ?? Date.now,
+        metering: () => metering,
+        fail: (error, where) => {
+          metering = false;
+          options.onInternalError(error, where);
+        },
+        report: options.onInternalError,
+      },
+      stdin,
+      stdout,
+      child.stdin,
+      child.stdout,
+    );
   } else {
-    gateClientLines({ ...options, policy: options.policy }, stdin, stdout, child.stdin, child.stdout, () => metering, (error) => {
-      metering = false;
-      options.onInternalError(error, 'client-line');
-    });
+    const serverLines = new LineSplitter(options.maxLineBytes, (line) => guard('server-line', () => line !== undefined && options.meter.serverLine(line)));
+    child.stdout.on('data', (chunk: Buffer) => guard('server-line', () => serverLines.push(chunk)));
+    if (options.policy === undefined) {
+      const clientLines = new LineSplitter(options.maxLineBytes, (line) => guard('client-line', () => line !== undefined && options.meter.clientLine(line, options.caller)));
+      stdin.on('data', (chunk: Buffer) => guard('client-line', () => clientLines.push(chunk)));
+      stdin.pipe(child.stdin);
+      child.stdout.pipe(stdout);
+    } else {
+      gateClientLines({ ...options, policy: options.policy }, stdin, stdout, child.stdin, child.stdout, () => metering, (error) => {
+        metering = false;
+        options.onInternalError(error, 'client-line');
+      });
+    }
   }
 
   const exited = new Promise<number>((resolve) => {
@@ -75,6 +112,7 @@ export function wrapStdio(options: WrapStdioOptions): WrappedProcess {
       resolve(127);
     });
     child.on('close', (code, signal) => {
+      bridge?.close();
       guard('close', () => options.meter.close());
       stdin.unpipe(child.stdin);
       resolve(code ?? (signal === null ? 1 : 128 + (constants.signals[signal] ?? 0)));

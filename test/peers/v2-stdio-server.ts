@@ -1,5 +1,6 @@
 /**
  * An MCP server over stdio on the v2 SDK (`modern` or `dual`); run as a script (`node --import tsx … modern`).
+ * A second argument `bridge` adds the bridge surface (register-bridge-surface.ts) to the demo tools.
  * With `PEER_STDIN_LOG` set, every byte the process reads on stdin is also appended to that file
  * (created empty once the process is up), and `<file>.ended` is created when stdin ends, so a test
  * can tell everything that reached the server itself.
@@ -8,8 +9,10 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { registerDemoTools } from '../../server/demo/demo-tools.js';
+import { registerBridgeSurface } from './register-bridge-surface.js';
 
 const mode = process.argv[2] === 'modern' ? 'modern' : 'dual';
+const bridgeSurface = process.argv[3] === 'bridge';
 const stdinLog = process.env.PEER_STDIN_LOG;
 if (stdinLog !== undefined) {
   writeFileSync(stdinLog, '');
@@ -20,6 +23,7 @@ serveStdio(
   (ctx) => {
     const server = new McpServer({ name: `v2-stdio-${mode}-peer`, version: '1.0.0' });
     registerDemoTools(server, ctx.era);
+    if (bridgeSurface) registerBridgeSurface(server);
     return server;
   },
   mode === 'modern' ? { legacy: 'reject' } : {},

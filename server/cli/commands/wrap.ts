@@ -1,3 +1,4 @@
+import { createLegacyStdioBridge } from '../../bridge/legacy-stdio-bridge.js';
 import type { Config } from '../../config/config-schema.js';
 import { createLogger } from '../../lib/create-logger.js';
 import type { Caller } from '../../sidecar/identify-caller.js';
@@ -15,7 +16,8 @@ function callerNamed(name: string | undefined): Caller {
 /**
  * Runs a stdio MCP server behind the sidecar: the client launches `mcp-sunset wrap -- <server…>`
  * instead of the server. Counts go to the same database as the HTTP sidecar's, and the retirement
- * plans stored there are enforced on the client's requests. Exits with the
+ * plans stored there are enforced on the client's requests. With `--bridge`, legacy clients are
+ * answered by the bridge in front of a modern-only server. Exits with the
  * server's exit code once the last counts are flushed.
  */
 export async function runWrap(config: Readonly<Config>, command: string[], options: { caller?: string }): Promise<never> {
@@ -43,6 +45,18 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
     maxLineBytes: config.maxBodyBytes,
     policy: policy.current,
     now: Date.now,
+    ...(config.bridge.enabled
+      ? {
+          // One process holds the whole session: nothing is sealed, so stdio needs no bridge key.
+          bridge: (ports) => createLegacyStdioBridge(ports, {
+            inputTimeoutMs: config.bridge.inputTimeoutMs,
+            onError: (error) => logger.error({ err: error }, 'bridge error; the request was answered with a JSON-RPC error'),
+          }),
+          // A server's answer (a resource, an image) can be far larger than any request: the bridge
+          // holds one whole only while it translates it, within the budget of the answers awaited.
+          maxServerLineBytes: Math.max(config.maxBodyBytes, config.caps.pendingAnswersBytes),
+        }
+      : {}),
     onInternalError: (error, where) => logger.error({ err: error, where }, 'metering error; the server keeps running unmetered'),
   });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => wrapped.kill(signal));
