@@ -1,10 +1,11 @@
 /**
  * The in-scope share of served requests per day or ISO week, on a basis (work requests by
  * default, or all requests), with refusals, failures, era-negotiation probes and served
- * negotiation counted beside it. Pure.
- * Invariants: 0 ≤ inScope ≤ served, so share ∈ [0, 1] (null when nothing was served); every
- * counted request lands in at most one of served / refused / failed / probes, and a served
- * negotiation is counted in `negotiation` whatever the basis (inside `served` too on all-requests).
+ * negotiation counted beside it, and the part of the share mcp-sunset's legacy bridge served. Pure.
+ * Invariants: 0 ≤ bridged ≤ inScope ≤ served, so 0 ≤ bridgedShare ≤ share ≤ 1 (both null when
+ * nothing was served); every counted request lands in at most one of served / refused / failed /
+ * probes, and a served negotiation is counted in `negotiation` whatever the basis (inside `served`
+ * too on all-requests).
  */
 import type { Era, Outcome, Transport } from '../protocol/vocabulary.js';
 import { bucketStart } from '../lib/time-bucket.js';
@@ -45,10 +46,19 @@ export interface SharePoint {
   negotiation: number;
   /** Distinct integrations with served legacy work (weekly: the busiest day); null outside the era scope. */
   legacyIntegrations: number | null;
+  /** Of `inScope`, the requests mcp-sunset's legacy bridge served (reason `bridge`). */
+  bridged: number;
+  /** bridged / served: how much of the traffic the bridge still carries; null when nothing was served. */
+  bridgedShare: number | null;
 }
 
 export interface ShareSeriesInput {
   rows: readonly ShareRow[];
+  /**
+   * The requests of `rows` that the legacy bridge answered (reason `bridge`), counted again on
+   * their own because the rows do not keep the reason. Absent: nothing was bridged.
+   */
+  bridgedRows?: readonly ShareRow[];
   /** Null when not known for these rows (one node's: callers are counted across the fleet). */
   legacyIntegrations: readonly DayCount[] | null;
   scope: PlanScope;
@@ -106,7 +116,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   const indexOf = new Map<number, number>();
   for (let start = computeBucketStart(from, bucket); start < to; start += size) {
     indexOf.set(start, points.length);
-    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: withIntegrations ? 0 : null });
+    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: withIntegrations ? 0 : null, bridged: 0, bridgedShare: null });
   }
 
   for (const row of rows) {
@@ -136,6 +146,18 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     }
   }
 
-  for (const point of points) point.share = point.served > 0 ? point.inScope / point.served : null;
+  // The same tests as the share's numerator, so a bridged request counts exactly when its share row does.
+  for (const row of input.bridgedRows ?? []) {
+    if (!Number.isFinite(row.count) || row.count <= 0 || !isServed(row.outcome) || !countsToward(basis, row.requestClass) || !isInScopeServed(scope, row)) continue;
+    const point = points[indexOf.get(computeBucketStart(row.day, bucket)) ?? -1];
+    if (point !== undefined) point.bridged += row.count;
+  }
+
+  for (const point of points) {
+    // Both sources are written in one transaction; the cap keeps the invariant should they ever disagree.
+    point.bridged = Math.min(point.bridged, point.inScope);
+    point.share = point.served > 0 ? point.inScope / point.served : null;
+    point.bridgedShare = point.served > 0 ? point.bridged / point.served : null;
+  }
   return points;
 }

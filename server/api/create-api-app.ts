@@ -5,6 +5,7 @@ import type { AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
 import { createAlertsRouter } from './alerts-router.js';
+import { createBridgeRevocationsRouter } from './bridge-revocations-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
 import { flushBeforeRead } from './flush-before-read.js';
@@ -38,6 +39,8 @@ export interface ApiDeps {
   dashboard?: RequestHandler;
   /** Told after a plan changed here, so this node's policy is rebuilt at once rather than within seconds. */
   onPlansChanged?: () => Promise<void>;
+  /** Told after a bridge session was revoked here, so this node refuses it at once rather than within seconds. */
+  onRevocationsChanged?: () => Promise<void>;
 }
 
 /** The dashboard-side HTTP app: /api/v1, /healthz, /metrics and the dashboard. Never on the proxied port. */
@@ -57,6 +60,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createIntegrationsRouter({ store, now }),
     createAlertsRouter({ store, runner: deps.alertRunner }),
     createFleetRouter({ store, now, ...deps.fleet }),
+    createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
   ];
   app.use(securityHeaders());
   // Probes and scrapers name the node however their platform does, and these two change nothing.

@@ -3,6 +3,7 @@ import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { Trend } from '../analysis/compute-trend.js';
 import type { AlertDeliveryRecord, AlertRecord, DeliverySummary } from '../store/sqlite/alert-record.js';
 import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { BridgeRevocationRecord } from '../store/sqlite/upsert-bridge-revocation.js';
 import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
@@ -38,6 +39,7 @@ export function shareToJson(view: ShareView) {
     to: iso(view.to),
     target: view.target,
     currentShare: view.currentShare,
+    currentBridgedShare: view.currentBridgedShare,
     series: view.series.map((p) => ({ ...p, start: iso(p.start) })),
     trend: trendToJson(view.trend),
   };
@@ -192,4 +194,8 @@ export function dryRunToJson(planId: number, report: DryRun): DryRunJson {
     })),
     live: report.live === null ? null : { wouldBlock: report.live.wouldBlock, byCaller: Object.fromEntries(report.live.byCaller) },
   };
+}
+
+export function bridgeRevocationToJson(revocation: BridgeRevocationRecord) {
+  return { sessionId: revocation.sessionId, revokedAt: iso(revocation.revokedAt), expiresAt: iso(revocation.expiresAt), reason: revocation.reason };
 }

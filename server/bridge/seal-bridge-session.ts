@@ -1,15 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
+import { BRIDGE_TOKEN_PREFIX, MAX_BRIDGE_TOKEN_CHARS } from '../protocol/read-bridge-token-claims.js';
 
-/** Names the token format, so a later one can be told apart and an unrelated id is refused at once. */
-export const BRIDGE_TOKEN_PREFIX = 'mss1';
-
-/**
- * The longest session id sealed. It travels in a header on every request, and Node refuses a head
- * larger than 16 KiB; a client whose capabilities would not fit is refused at `initialize` instead.
- */
-export const MAX_BRIDGE_TOKEN_CHARS = 6_144;
+// The format is the protocol's, so the API can read a token's session and expiry without the key.
+export { BRIDGE_TOKEN_PREFIX, MAX_BRIDGE_TOKEN_CHARS };
 
 /** The signed part of a token: format, key and payload, so none can be swapped without breaking the MAC. */
 export function bridgeTokenMac(secret: Buffer, keyId: string, payload: string): string {

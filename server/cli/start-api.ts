@@ -27,6 +27,8 @@ export interface StartApiOptions {
   metering?: () => MeteringSnapshot;
   /** Told after a plan changed through this API. */
   onPlansChanged?: () => Promise<void>;
+  /** Told after a bridge session was revoked through this API. */
+  onRevocationsChanged?: () => Promise<void>;
 }
 
 export interface RunningApi {
@@ -90,6 +92,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
       ...(options.onPlansChanged === undefined ? {} : { onPlansChanged: options.onPlansChanged }),
+      ...(options.onRevocationsChanged === undefined ? {} : { onRevocationsChanged: options.onRevocationsChanged }),
     }),
   );
   const url = await listen(server, config.dashboard);

@@ -15,6 +15,7 @@ import { startApi } from './start-api.js';
 import { createPolicyRefresher, type PolicyHealth } from '../metering/create-policy-refresher.js';
 import { createLegacyHttpBridge } from '../bridge/legacy-http-bridge.js';
 import { bridgeRingFromConfig } from './bridge-ring-from-config.js';
+import { createRevocationRefresher } from '../metering/create-revocation-refresher.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -61,6 +62,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));
   const policy = createPolicyRefresher({ store, now, supportedVersions: config.enforcement.supportedVersions, logger });
+  // Read only where a bridge honours sessions: elsewhere there is nothing to revoke.
+  const revocations = createRevocationRefresher({ store: ring === undefined ? undefined : store, now, logger, refreshEveryMs: config.bridge.revocationRefreshMs });
   let listening: URL | undefined;
   const bridge = ring === undefined
     ? undefined
@@ -69,6 +72,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       ring,
       sessionTtlMs: config.bridge.sessionTtlMs,
       inputTimeoutMs: config.bridge.inputTimeoutMs,
+      isRevoked: revocations.isRevoked,
       maxBodyBytes: config.maxBodyBytes,
       // Read when an elicitation is sent, by then the sidecar listens.
       nodeUrl: () => config.bridge.nodeUrl ?? listening?.origin,
@@ -114,6 +118,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
 
   // The first table is built before traffic is taken, so a plan in force applies from the first request.
   await policy.start();
+  await revocations.start();
   const sidecar = createSidecarServer(config.tls, config, (req, res) => proxy.handle(req, res));
   const sidecarUrl = await listen(sidecar, config.listen);
   listening = sidecarUrl;
@@ -127,6 +132,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     beforeRead: async () => void (await flusher.flushNow()),
     metering: () => flusher.health(),
     onPlansChanged: () => policy.refresh(),
+    onRevocationsChanged: () => revocations.refresh(),
   });
   const { url: apiUrl, alertRunner } = api;
   flusher.start();
@@ -135,6 +141,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     if (store === undefined) return;
     try {
       await store.deleteExpiredTraffic(now(), config.retention);
+      await store.deleteExpiredBridgeRevocations(now());
     } catch (error) {
       logger.warn({ err: error }, 'retention pass failed; will retry');
     }
@@ -157,6 +164,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       await api.stopSchedules();
       clearInterval(retention);
       policy.stop();
+      revocations.stop();
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
       if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');
       meter.settleAllPending('cancelled');

@@ -1,5 +1,5 @@
 import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
-import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type ShareBasis } from '../protocol/work-request.js';
+import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type RequestClass, type ShareBasis } from '../protocol/work-request.js';
 import type { PlanScopeKind } from './sqlite/schema/index.js';
 
 /** The traffic columns the predicates read, of either backend's traffic tables: the SQL is the same on both. */
@@ -34,6 +34,16 @@ export function servedInScope(t: TrafficColumns, scope: { kind: PlanScopeKind; v
     case 'version':
       return and(counted, eq(t.version, scope.value), served)!;
   }
+}
+
+/**
+ * The SQL form of classifyRequest in server/protocol/work-request.ts, for rows already known to be
+ * requests. The method names go in as literals, not parameters: Postgres matches a GROUP BY
+ * expression to the selected one by its text, and two sets of numbered parameters never match.
+ */
+export function requestClassOf(method: Column): SQL<RequestClass> {
+  const list = (methods: readonly string[]) => sql.raw(methods.map((m) => `'${m.replaceAll("'", "''")}'`).join(', '));
+  return sql<RequestClass>`case when ${method} in (${list(NEGOTIATION_METHODS)}) then 'negotiation' when ${method} in (${list(PLUMBING_METHODS)}) then 'plumbing' else 'work' end`;
 }
 
 /** Served requests on a basis (work requests unless asked otherwise), any scope. */

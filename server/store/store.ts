@@ -4,6 +4,7 @@ import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallyWrite } from '../t
 
 export type { SequencedBatch, TallyWrite };
 import type { AlertDeliveryInput, AlertDeliveryRecord, AlertDraft, AlertRecord } from './sqlite/alert-record.js';
+import type { BridgeRevocationInput, BridgeRevocationRecord } from './sqlite/upsert-bridge-revocation.js';
 import type { TrafficRetention } from './sqlite/delete-expired-traffic.js';
 import type { AlertSettingKey } from './sqlite/get-alert-setting.js';
 import type { AlertWithDeliveries } from './sqlite/get-alert.js';
@@ -15,6 +16,7 @@ import type { CallerVolume } from './sqlite/list-caller-usage.js';
 import type { IntegrationRecord } from './sqlite/list-integrations.js';
 import type { NewLegacyCallers } from './sqlite/list-new-legacy-callers.js';
 import type { ScopeCallerRow } from './sqlite/list-scope-callers.js';
+import type { BridgedShareRow } from './sqlite/list-bridged-share-rows.js';
 import type { ShareDayRow } from './sqlite/list-share-rows.js';
 import type { SidecarNodeRecord } from './sqlite/list-sidecar-nodes.js';
 import type { TrafficQuery, TrafficSeries } from './sqlite/list-traffic.js';
@@ -70,6 +72,8 @@ export interface Store {
   listTraffic(query: TrafficQuery): Promise<TrafficSeries>;
   /** The share rollup's rows in [from, to), of one node when given. */
   listShareRows(from: number, to: number, node?: string): Promise<ShareDayRow[]>;
+  /** Served requests the legacy bridge answered (reason `bridge`) per UTC day in [from, to), summed over nodes or of one node. */
+  listBridgedShareRows(from: number, to: number, node?: string): Promise<BridgedShareRow[]>;
   listLegacyCallerCounts(from: number, to: number): Promise<{ day: number; count: number }[]>;
   listNewLegacyCallers(sinceDay: number): Promise<NewLegacyCallers>;
   listCallerRefusals(hourStart: number): Promise<CallerRefusals[]>;
@@ -113,6 +117,14 @@ export interface Store {
   listSidecarNodes(): Promise<SidecarNodeRecord[]>;
   insertProbe(probe: ProbeInsert): Promise<ProbeRecord>;
   listLatestProbes(): Promise<ProbeRecord[]>;
+
+  // Legacy-bridge sessions revoked, read by every node's bridge
+  /** Revokes a session; again, it keeps the first revocation and only moves its expiry later. */
+  upsertBridgeRevocation(input: BridgeRevocationInput, now: number): Promise<BridgeRevocationRecord>;
+  /** The revocations whose token has not expired at `now`. */
+  listBridgeRevocations(now: number): Promise<BridgeRevocationRecord[]>;
+  /** Deletes those whose token has expired (the retention pass); answers how many. */
+  deleteExpiredBridgeRevocations(now: number): Promise<number>;
 
   /** The per-install secret caller fingerprints are keyed with, created on first use. */
   getInstallSecret(): Promise<string>;

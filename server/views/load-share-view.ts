@@ -18,6 +18,8 @@ export interface ShareView {
   trend: Trend;
   /** The share of the latest bucket with traffic (which may still be in progress). */
   currentShare: number | null;
+  /** The bridged share of that same bucket: the part of `currentShare` the legacy bridge served. */
+  currentBridgedShare: number | null;
 }
 
 export interface ShareViewQuery {
@@ -41,11 +43,13 @@ export async function loadShareView(store: Store, query: ShareViewQuery): Promis
   const trendFrom = Math.min(computeBucketStart(from, bucket), computeWeekStart(now) - (thresholds.windowWeeks + 1) * WEEK_MS);
   const readTo = Math.max(to, now);
   const rows: ShareRow[] = await store.listShareRows(trendFrom, readTo, query.node);
+  // Only the displayed series shows the bridged part: the trend is fitted on the whole share.
+  const bridgedRows: ShareRow[] = await store.listBridgedShareRows(computeBucketStart(from, bucket), readTo, query.node);
   // Callers are counted per day across the fleet, not per node: one node's view has no such count.
   const callers = query.node !== undefined ? null : scope.kind === 'era' ? await store.listLegacyCallerCounts(trendFrom, readTo) : [];
-  const series = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket, from, to });
+  const series = computeShareSeries({ rows, bridgedRows, legacyIntegrations: callers, scope, basis, bucket, from, to });
   const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket: 'week', from: trendFrom, to: readTo });
   const trend = computeTrend(weekly, target, thresholds, now);
   const latest = [...series].reverse().find((point) => point.share !== null);
-  return { scope, basis, bucket, from, to, target, series, trend, currentShare: latest?.share ?? null };
+  return { scope, basis, bucket, from, to, target, series, trend, currentShare: latest?.share ?? null, currentBridgedShare: latest?.bridgedShare ?? null };
 }

@@ -139,6 +139,85 @@ describe('computeShareSeries', () => {
     expect(computeShareSeries({ rows, legacyIntegrations: [], scope: LEGACY, basis: 'work-requests', bucket: 'day', from: START, to: START })).toEqual([]);
   });
 
+  describe('the bridged share', () => {
+    // Legacy work 30 (12 bridged), legacy negotiation 5 (2 bridged), legacy ping 3 (1 bridged), modern work 70.
+    const rows = [
+      row({ count: 30 }),
+      row({ requestClass: 'negotiation', count: 5 }),
+      row({ requestClass: 'plumbing', count: 3 }),
+      row({ era: 'modern', version: '2026-07-28', count: 70 }),
+    ];
+    const bridgedRows = [row({ count: 12 }), row({ requestClass: 'negotiation', count: 2 }), row({ requestClass: 'plumbing', count: 1 })];
+    const day = (basis: ShareSeriesInput['basis'], input: Partial<ShareSeriesInput> = {}) =>
+      computeShareSeries({ rows, bridgedRows, legacyIntegrations: [], scope: LEGACY, basis, bucket: 'day', from: START, to: START + DAY_MS, ...input })[0]!;
+
+    test('is the bridged served requests over all served requests, on the share\'s basis', () => {
+      expect(day('work-requests')).toMatchObject({ served: 100, inScope: 30, share: 0.3, bridged: 12, bridgedShare: 0.12 });
+      expect(day('all-requests')).toMatchObject({ served: 108, inScope: 38, share: 38 / 108, bridged: 15, bridgedShare: 15 / 108 });
+    });
+
+    test('counts only bridged requests that were served and in scope', () => {
+      const extra = [row({ outcome: 'blocked', count: 9 }), row({ outcome: 'server-error', count: 4 }), row({ transport: 'stdio', count: 5 })];
+      expect(day('work-requests', { bridgedRows: [...bridgedRows, ...extra] })).toMatchObject({ bridged: 12 + 5, refused: 0, failed: 0 });
+      // A transport scope keeps the bridged requests on that transport only.
+      const stdio = { kind: 'transport', value: 'stdio' } as const;
+      expect(day('work-requests', { scope: stdio, rows: [...rows, row({ transport: 'stdio', count: 10 })], bridgedRows: [...bridgedRows, row({ transport: 'stdio', count: 6 })] })).toMatchObject({
+        served: 110,
+        inScope: 10,
+        bridged: 6,
+        bridgedShare: 6 / 110,
+      });
+    });
+
+    test('adds up over a week and stays zero (null with nothing served) without bridged rows', () => {
+      const week = computeShareSeries({
+        rows: [row({ count: 10 }), row({ day: START + 3 * DAY_MS, count: 10 }), row({ era: 'modern', day: START + 6 * DAY_MS, count: 20 })],
+        bridgedRows: [row({ count: 4 }), row({ day: START + 3 * DAY_MS, count: 6 }), row({ day: START + 7 * DAY_MS, count: 50 })],
+        legacyIntegrations: [],
+        scope: LEGACY,
+        basis: 'work-requests',
+        bucket: 'week',
+        from: START,
+        to: START + WEEK_MS,
+      });
+      expect(week).toEqual([expect.objectContaining({ served: 40, inScope: 20, bridged: 10, bridgedShare: 0.25 })]);
+      const points = computeShareSeries({ rows: [row({ count: 3 })], legacyIntegrations: [], scope: LEGACY, basis: 'work-requests', bucket: 'day', from: START, to: START + 2 * DAY_MS });
+      expect(points.map((p) => [p.bridged, p.bridgedShare])).toEqual([[0, 0], [0, null]]);
+    });
+
+    test('never exceeds the share, even when the bridged rows count more than the share rows', () => {
+      expect(day('work-requests', { bridgedRows: [row({ count: 45 })] })).toMatchObject({ inScope: 30, bridged: 30, bridgedShare: 0.3, share: 0.3 });
+    });
+  });
+
+  test('0 ≤ bridged ≤ inScope, so the bridged share never exceeds the share (property)', () => {
+    const rowArb = fc.record({
+      day: fc.integer({ min: 0, max: 20 }).map((d) => START + d * DAY_MS + 3_600_000),
+      era: fc.constantFrom(...ERAS),
+      transport: fc.constantFrom(...TRANSPORTS),
+      version: fc.constantFrom('2024-11-05', '2025-06-18', '2026-07-28'),
+      outcome: fc.constantFrom(...OUTCOMES),
+      requestClass: fc.constantFrom(...REQUEST_CLASSES),
+      count: fc.integer({ min: 0, max: 1000 }),
+    });
+    const scopeArb = fc.constantFrom<ShareSeriesInput['scope']>(LEGACY, { kind: 'transport', value: 'stdio' }, { kind: 'version', value: '2025-06-18' });
+    // Bridged rows are some of the share rows' requests, with any count up to the row's.
+    const inputArb = fc.array(fc.tuple(rowArb, fc.boolean(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 40 }).map((drawn) => ({
+      rows: drawn.map(([r]) => r),
+      bridgedRows: drawn.filter(([, bridged]) => bridged).map(([r, , part]) => ({ ...r, count: Math.floor(r.count * part) })),
+    }));
+    fc.assert(
+      fc.property(inputArb, scopeArb, fc.constantFrom(...SHARE_BASES), fc.constantFrom('day' as const, 'week' as const), ({ rows, bridgedRows }, scope, basis, bucket) => {
+        for (const p of computeShareSeries({ rows, bridgedRows, legacyIntegrations: [], scope, basis, bucket, from: START, to: START + 3 * WEEK_MS })) {
+          expect(p.bridged).toBeGreaterThanOrEqual(0);
+          expect(p.bridged).toBeLessThanOrEqual(p.inScope);
+          if (p.served === 0) expect(p.bridgedShare).toBeNull();
+          else expect(p.bridgedShare).toBeLessThanOrEqual(p.share!);
+        }
+      }),
+    );
+  });
+
   test('share stays in [0, 1] and each request lands in at most one column (property)', () => {
     const rowArb = fc.record({
       day: fc.integer({ min: 0, max: 20 }).map((d) => START + d * DAY_MS + 3_600_000),

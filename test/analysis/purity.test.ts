@@ -63,6 +63,8 @@ describe('analysis never throws for data reasons', () => {
       probes: fc.constant(0),
       negotiation: fc.constant(0),
       legacyIntegrations: fc.constant(null),
+      bridged: fc.constant(0),
+      bridgedShare: fc.constant(null),
     });
     const thresholds = fc.record({ windowWeeks: anyNumber, minPoints: anyNumber, alpha: anyNumber, flatSlopePerWeek: anyNumber, atRiskDays: anyNumber });
     fc.assert(

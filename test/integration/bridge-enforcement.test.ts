@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CLIENT_INFO, textOf } from '../peers/clients.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
@@ -55,5 +58,33 @@ describe('the bridge retires with the plan: a plan in force decides before the b
     expect(Object.keys(byReason)).toEqual(['bridge']);
     const served = await trafficTotals(service, 'era', { outcome: 'served', method: 'tools/call' });
     expect(served).toEqual({ legacy: 3, modern: 1 });
+  });
+
+  test('a session revoked through the node\'s API is refused at its next request, counted as session-gone; others go on', async () => {
+    modern = await startV2Server('modern');
+    service = await startTestService(modern.url, { bridge: { enabled: true, key: randomBytes(32).toString('hex') } });
+    const url = new URL('/mcp', service.sidecarUrl);
+    const open = async () => {
+      const client = new V1Client(CLIENT_INFO);
+      const transport = new V1HttpTransport(url);
+      await client.connect(transport);
+      return { client, token: transport.sessionId! };
+    };
+    const [doomed, other] = await Promise.all([open(), open()]);
+    try {
+      expect(textOf(await doomed.client.callTool({ name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+      const revoked = await fetch(new URL('/api/v1/bridge/revocations', service.apiUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session: doomed.token, reason: 'laptop lost' }),
+      });
+      expect(revoked.status).toBe(201);
+      const refused = await errorOf(() => doomed.client.callTool({ name: 'add', arguments: { a: 1, b: 1 } }));
+      expect(refused.message).toContain('revoked');
+      expect(textOf(await other.client.callTool({ name: 'add', arguments: { a: 2, b: 2 } }))).toBe('4');
+      expect(await trafficTotals(service, 'outcome', { method: 'tools/call' })).toEqual({ served: 2, 'session-gone': 1 });
+    } finally {
+      await Promise.all([doomed.client.close(), other.client.close()]);
+    }
   });
 });

@@ -34,6 +34,7 @@ declare module 'chart.js' {
 
 export const COLORS = {
   share: '#c2410c',
+  bridged: '#be185d',
   trend: '#1d4ed8',
   target: '#15803d',
   projection: '#7c3aed',

@@ -44,6 +44,15 @@ function kpi(label: string, value: string, testId: string, note?: string): HTMLE
   return h('div', { class: 'kpi' }, h('dt', {}, label), h('dd', { 'data-testid': testId }, value), note === undefined ? null : h('dd', { class: 'kpi-note' }, note));
 }
 
+/** The latest share, and beneath it the part the legacy bridge served when it served any in range. */
+function currentShareKpi(share: ShareResponse): HTMLElement {
+  const element = kpi('Current share', formatShare(share.currentShare), 'current-share', formatScope(share.scope));
+  if (share.series.some((p) => p.bridged > 0)) {
+    element.append(h('dd', { class: 'kpi-note', 'data-testid': 'current-bridged-share' }, `${formatShare(share.currentBridgedShare)} via the bridge`));
+  }
+  return element;
+}
+
 export function renderHeader(els: HeaderElements, plan: Plan | undefined, share: ShareResponse | undefined): void {
   if (plan === undefined) {
     replaceChildren(els.pill);
@@ -59,7 +68,7 @@ export function renderHeader(els: HeaderElements, plan: Plan | undefined, share:
   }
   replaceChildren(
     els.kpis,
-    kpi('Current share', formatShare(share.currentShare), 'current-share', formatScope(share.scope)),
+    currentShareKpi(share),
     kpi('Projected date', projectedText(share), 'projected-date', share.trend.kind === 'fitted' ? `from ${share.trend.weeks} complete weeks` : undefined),
     plan === undefined ? null : kpi('Retire date', formatDay(plan.retireDate), 'retire-date', formatDaysAway(plan.status.daysToRetire)),
     kpi('Target', formatShare(share.target), 'target-share', `of served ${formatBasis(share.basis)}`),

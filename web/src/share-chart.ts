@@ -1,6 +1,7 @@
 /**
- * The legacy-share curve: daily share points, the fitted trend (extended to the projected
- * crossing), the target as a horizontal line, the retire date as a vertical marker and the
+ * The legacy-share curve: daily share points, the bridged share beneath them (the part mcp-sunset's
+ * legacy bridge served, drawn only when it served any in range), the fitted trend (extended to the
+ * projected crossing), the target as a horizontal line, the retire date as a vertical marker and the
  * crossing as a labelled point. The labels say which requests the share counts (work requests or
  * all requests). Refusals, failures, era probes and negotiation (initialize, server/discover) get
  * their own small chart below, never mixed into the share.
@@ -13,16 +14,20 @@ import { formatBasis, formatCount, formatDay, formatShare, formatTickShare } fro
 const DAY_MS = 86_400_000;
 /** The x axis stretches to the retire date or the crossing, but not past two years ahead. */
 const MAX_AHEAD_MS = 730 * DAY_MS;
+/** The canvas's accessible name, as web/index.html sets it, and with the bridged line when it is drawn. */
+const SHARE_CHART_LABEL = 'Daily legacy share with fitted trend, target line and retire date';
+const SHARE_CHART_LABEL_BRIDGED = 'Daily legacy share and bridged share with fitted trend, target line and retire date';
 
 export interface SharePointDatum {
   x: number;
   y: number | null;
   served?: number;
+  /** The share's numerator, as the tooltip writes it: in-scope requests, or bridged ones on the bridged line. */
   inScope?: number;
 }
 
 /** Datasets carry a stable `key` so tests and tooltips can find them whatever their label. */
-export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'trend' | 'target' | 'projection' };
+export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'bridged' | 'trend' | 'target' | 'projection' };
 export type KeyedBarDataset = ChartDataset<'bar', SharePointDatum[]> & { key: 'refused' | 'failed' | 'probes' | 'negotiation' };
 
 export interface ShareCharts {
@@ -92,6 +97,9 @@ function planDay(date: string): number {
 export function updateShareCharts(charts: ShareCharts, response: ShareResponse, plan: Plan | undefined, scopeLabel: string): void {
   const basis = formatBasis(response.basis);
   const series = response.series.map((p): SharePointDatum => ({ x: Date.parse(p.start), y: p.share, served: p.served, inScope: p.inScope }));
+  // Without a bridge the line would be a flat 0% under every curve; empty, it keeps no legend entry.
+  const hasBridged = response.series.some((p) => p.bridged > 0);
+  const bridged = hasBridged ? response.series.map((p): SharePointDatum => ({ x: Date.parse(p.start), y: p.bridgedShare, served: p.served, inScope: p.bridged })) : [];
   const min = series[0]?.x ?? Date.parse(response.from);
   const end = Date.parse(response.to);
   const retireAt = plan === undefined ? undefined : planDay(plan.retireDate);
@@ -102,6 +110,7 @@ export function updateShareCharts(charts: ShareCharts, response: ShareResponse, 
   const projectionLabel = response.trend.projection?.kind === 'reached' ? 'Reached target' : 'Projected crossing';
   const datasets: KeyedLineDataset[] = [
     { key: 'share', label: `${scopeLabel} share of ${basis} (daily)`, data: series, borderColor: COLORS.share, backgroundColor: COLORS.share, borderWidth: 1.5, pointRadius: 1.5, pointHoverRadius: 4, spanGaps: false, order: 1 },
+    { key: 'bridged', label: `Bridged share of ${basis} (daily)`, data: bridged, borderColor: COLORS.bridged, backgroundColor: COLORS.bridged, borderWidth: 1.5, pointRadius: 1.5, pointHoverRadius: 4, spanGaps: false, order: 1 },
     {
       key: 'trend',
       label: 'Fitted trend',
@@ -140,6 +149,7 @@ export function updateShareCharts(charts: ShareCharts, response: ShareResponse, 
   share.data.datasets = datasets;
   Object.assign(share.options.scales!.x!, { min, max });
   share.options.plugins!.sunsetMarkers = markers;
+  share.canvas.setAttribute('aria-label', hasBridged ? SHARE_CHART_LABEL_BRIDGED : SHARE_CHART_LABEL);
   share.update();
 
   const bars = (key: KeyedBarDataset['key'], label: string, color: string): KeyedBarDataset => ({

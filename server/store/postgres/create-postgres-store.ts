@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { applyIntegrationClosures } from './apply-integration-closures.js';
+import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
 import { getAlertSetting } from './get-alert-setting.js';
 import { getAlert } from './get-alert.js';
@@ -10,6 +11,8 @@ import { insertAlertDelivery } from './insert-alert-delivery.js';
 import { insertPlan } from './insert-plan.js';
 import { insertProbe } from './insert-probe.js';
 import { listAlerts } from './list-alerts.js';
+import { listBridgeRevocations } from './list-bridge-revocations.js';
+import { listBridgedShareRows } from './list-bridged-share-rows.js';
 import { listCallerRefusals } from './list-caller-refusals.js';
 import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listScopeLastUse } from './list-caller-usage.js';
 import { listIntegrations } from './list-integrations.js';
@@ -31,6 +34,7 @@ import { sumServedRequests } from './sum-served-requests.js';
 import { syncDeclaredPlans } from './sync-declared-plans.js';
 import { updateIntegration } from './update-integration.js';
 import { updatePlan } from './update-plan.js';
+import { upsertBridgeRevocation } from './upsert-bridge-revocation.js';
 import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
 import { writeOneFlush } from './write-one-flush.js';
 import { writeTally } from './write-tally.js';
@@ -48,6 +52,7 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     writeLegacySpoolBatches: (entries, now) => writeLegacySpoolBatches(db, entries, now),
     listTraffic: (query) => listTraffic(db, query),
     listShareRows: (from, to, node) => listShareRows(db, from, to, node),
+    listBridgedShareRows: (from, to, node) => listBridgedShareRows(db, from, to, node),
     listLegacyCallerCounts: (from, to) => listLegacyCallerCounts(db, from, to),
     listNewLegacyCallers: (sinceDay) => listNewLegacyCallers(db, sinceDay),
     listCallerRefusals: (hourStart) => listCallerRefusals(db, hourStart),
@@ -85,6 +90,10 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listSidecarNodes: () => listSidecarNodes(db),
     insertProbe: (probe) => insertProbe(db, probe),
     listLatestProbes: () => listLatestProbes(db),
+
+    upsertBridgeRevocation: (input, now) => upsertBridgeRevocation(db, input, now),
+    listBridgeRevocations: (now) => listBridgeRevocations(db, now),
+    deleteExpiredBridgeRevocations: (now) => deleteExpiredBridgeRevocations(db, now),
 
     getInstallSecret: () => getInstallSecret(db),
   };

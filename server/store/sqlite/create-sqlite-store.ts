@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { deleteAlerts } from './delete-alerts.js';
+import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
 import { getAlertSetting } from './get-alert-setting.js';
 import { getAlert } from './get-alert.js';
@@ -10,6 +11,8 @@ import { insertAlertDelivery } from './insert-alert-delivery.js';
 import { insertPlan } from './insert-plan.js';
 import { insertProbe } from './insert-probe.js';
 import { listAlerts } from './list-alerts.js';
+import { listBridgeRevocations } from './list-bridge-revocations.js';
+import { listBridgedShareRows } from './list-bridged-share-rows.js';
 import { listCallerRefusals } from './list-caller-refusals.js';
 import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listScopeLastUse } from './list-caller-usage.js';
 import { listIntegrations } from './list-integrations.js';
@@ -33,6 +36,7 @@ import { updateIntegration } from './update-integration.js';
 import { updatePlan } from './update-plan.js';
 import { upsertAlertSetting } from './upsert-alert-setting.js';
 import { upsertAlerts } from './upsert-alerts.js';
+import { upsertBridgeRevocation } from './upsert-bridge-revocation.js';
 import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
 import { createStreamWriter } from './write-tally-streams.js';
 
@@ -52,6 +56,7 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     writeLegacySpoolBatches: async (entries, now) => writeLegacySpoolBatches(db, entries, now),
     listTraffic: async (query) => listTraffic(db, query),
     listShareRows: async (from, to, node) => listShareRows(db, from, to, node),
+    listBridgedShareRows: async (from, to, node) => listBridgedShareRows(db, from, to, node),
     listLegacyCallerCounts: async (from, to) => listLegacyCallerCounts(db, from, to),
     listNewLegacyCallers: async (sinceDay) => listNewLegacyCallers(db, sinceDay),
     listCallerRefusals: async (hourStart) => listCallerRefusals(db, hourStart),
@@ -95,6 +100,10 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listSidecarNodes: async () => listSidecarNodes(db),
     insertProbe: async (probe) => insertProbe(db, probe),
     listLatestProbes: async () => listLatestProbes(db),
+
+    upsertBridgeRevocation: async (input, now) => upsertBridgeRevocation(db, input, now),
+    listBridgeRevocations: async (now) => listBridgeRevocations(db, now),
+    deleteExpiredBridgeRevocations: async (now) => deleteExpiredBridgeRevocations(db, now),
 
     getInstallSecret: async () => getInstallSecret(db),
   };

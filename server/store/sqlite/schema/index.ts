@@ -9,3 +9,4 @@ export * from './traffic.js';
 export * from './spool.js';
 export * from './sidecar-nodes.js';
 export * from './tally-streams.js';
+export * from './bridge-revocations.js';

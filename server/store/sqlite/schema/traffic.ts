@@ -2,6 +2,7 @@
  * Traffic counts at three resolutions, each upserted in the same transaction per flush, so reads
  * over long ranges never scan minute rows.
  */
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, type SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
 import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../../../protocol/vocabulary.js';
 
@@ -33,17 +34,20 @@ type TrafficColumns = ReturnType<typeof trafficColumns>;
  * months). The minute table goes without: it takes the most writes of any table, every flush, and a
  * minute query spans at most about a week, which its primary key, led by the bucket, serves.
  */
-function trafficTable(name: string, byIntegration: boolean) {
+function trafficTable(name: string, byIntegration: boolean, bridged = false) {
   return sqliteTable(name, trafficColumns(), (t: { [K in keyof TrafficColumns]: any }) => [
     primaryKey({
       name: `${name}_pk`,
       columns: [t.bucketStart, t.node, t.era, t.transport, t.reason, t.version, t.method, t.kind, t.outcome, t.integration],
     }),
     ...(byIntegration ? [index(`${name}_integration_idx`).on(t.integration, t.bucketStart)] : []),
+    // The bridged share reads only the bridge's rows of a range: a partial index holds just those, so
+    // no other write touches it and the read skips every other reason.
+    ...(bridged ? [index(`${name}_bridge_idx`).on(t.bucketStart).where(sql`reason = 'bridge'`)] : []),
   ]);
 }
 
 export const trafficMinuteTable = trafficTable('traffic_minute', false);
 export const trafficHourTable = trafficTable('traffic_hour', true);
-export const trafficDayTable = trafficTable('traffic_day', true);
+export const trafficDayTable = trafficTable('traffic_day', true, true);
 export type TrafficTable = typeof trafficMinuteTable;

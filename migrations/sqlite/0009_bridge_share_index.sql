@@ -1,0 +1,1 @@
+CREATE INDEX `traffic_day_bridge_idx` ON `traffic_day` (`bucket_start`) WHERE reason = 'bridge';
