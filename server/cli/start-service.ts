@@ -150,7 +150,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const retention = setInterval(() => void applyRetention(), RETENTION_EVERY_MS);
   retention.unref();
 
-  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: redactStoreSecrets(store?.location ?? config.db, config.db), alertsScheduled: config.alerts.scheduled }, 'mcp-sunset serving');
+  logger.info({ sidecar: sidecarUrl.origin, api: apiUrl.origin, upstream: options.upstream.href, db: redactStoreSecrets(store?.location ?? config.db, config.db), alertsScheduled: config.alerts.scheduled, bridge: config.bridge.enabled }, 'mcp-sunset serving');
   return {
     sidecarUrl,
     apiUrl,

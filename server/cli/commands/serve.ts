@@ -82,6 +82,7 @@ export async function runServe(operatorConfig: Readonly<Config>, options: { demo
   process.stdout.write(
     [
       demo ? `mcp-sunset demo: real SDK clients (v1 legacy over Streamable HTTP and HTTP+SSE, v2 modern) -> sidecar ${service.sidecarUrl.origin} -> demo server ${upstream.origin}` : `mcp-sunset: sidecar ${service.sidecarUrl.origin} -> ${upstream.href}`,
+      ...(config.bridge.enabled ? [`  legacy bridge on: legacy clients are answered here (HTTP+SSE at ${service.sidecarUrl.origin}/sse)`] : []),
       `  dashboard: ${api}/`,
       `  counts:  ${api}/api/v1/traffic?bucket=minute&groupBy=era`,
       `  health:  ${api}/healthz    metrics: ${api}/metrics`,
