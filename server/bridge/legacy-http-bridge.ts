@@ -295,6 +295,21 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
   }
 
+  /** The step a POST's body asks for; undefined once a body too large, or not JSON, has been answered. */
+  function readStep(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest): BridgeStep | undefined {
+    if (request.bodyTooLarge || request.body === undefined) {
+      req.resume();
+      answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
+      return undefined;
+    }
+    try {
+      return bridgeStep(JSON.parse(request.body.toString('utf8')));
+    } catch {
+      answer.json(400, rpcError(null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON'));
+      return undefined;
+    }
+  }
+
   async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController, entry: Serving): Promise<void> {
     const { signal } = abort;
     const pathname = pathnameOf(req.url ?? '/');
@@ -306,17 +321,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       req.resume();
       return answer.empty(405, ['Allow', 'POST']);
     }
-    if (request.bodyTooLarge || request.body === undefined) {
-      req.resume();
-      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(request.body.toString('utf8'));
-    } catch {
-      return answer.json(400, rpcError(null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON'));
-    }
-    const step = bridgeStep(body);
+    const step = readStep(req, answer, request);
+    if (step === undefined) return;
     if (step.kind === 'initialize') return initialize(answer, step, signal);
     if (step.kind === 'refuse') return answer.json(step.id === null ? 400 : 200, rpcError(step.id, step.code, step.message));
     if (typeof token !== 'string') return answer.json(400, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: a session id is required after initialize'));
@@ -343,7 +349,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         if (node === undefined || node === options.nodeUrl?.() || isRelayed(options.ring, request.headers, HEADER.sessionId)) {
           return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting for that answer'));
         }
-        return relayAnswer(req, answer, node, token, request.body, signal);
+        // A step was read, so the body was there.
+        return relayAnswer(req, answer, node, token, request.body!, signal);
       }
       case 'answer':
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
@@ -377,17 +384,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (claim.node !== '' && claim.node !== options.nodeUrl?.()) return passToNode(req, answer, claim.node, request, signal);
     const channel = channels[claim.channelId];
     if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
-    if (request.bodyTooLarge || request.body === undefined) {
-      req.resume();
-      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(request.body.toString('utf8'));
-    } catch {
-      return answer.json(400, rpcError(null, PARSE_ERROR, 'mcp-sunset bridge: the body is not JSON'));
-    }
-    const step = bridgeStep(body);
+    const step = readStep(req, answer, request);
+    if (step === undefined) return;
     if (step.kind === 'refuse' && step.id === null) return answer.json(400, rpcError(null, step.code, step.message));
     const { session } = channel;
     if (step.kind === 'response') {
