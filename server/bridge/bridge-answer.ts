@@ -43,6 +43,8 @@ function headerObject(raw: readonly string[]): IncomingHttpHeaders {
  */
 export class BridgeAnswer implements AnswerSink {
   private streaming = false;
+  /** Headers of the bridge's own every answer carries, as `name, value, …`. */
+  private own: string[] = [];
 
   constructor(
     private readonly res: ServerResponse,
@@ -50,13 +52,18 @@ export class BridgeAnswer implements AnswerSink {
     private readonly announce: readonly string[],
   ) {}
 
+  /** Adds a header to the answer still to be written. */
+  addHeader(name: string, value: string): void {
+    this.own.push(name, value);
+  }
+
   get stream(): boolean {
     return this.streaming;
   }
 
   json(status: number, body: unknown, extraHeaders: readonly string[] = []): void {
     const text = JSON.stringify(body);
-    const head = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text)), ...extraHeaders];
+    const head = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text)), ...extraHeaders, ...this.own];
     this.exchange.responseHead(status, headerObject(head));
     this.exchange.responseChunk(text);
     this.exchange.responseEnd();
@@ -65,9 +72,10 @@ export class BridgeAnswer implements AnswerSink {
   }
 
   empty(status: number, extraHeaders: readonly string[] = []): void {
-    this.exchange.responseHead(status, headerObject(extraHeaders));
+    const head = [...extraHeaders, ...this.own];
+    this.exchange.responseHead(status, headerObject(head));
     this.exchange.responseEnd();
-    this.res.writeHead(status, [...extraHeaders, ...this.announce]);
+    this.res.writeHead(status, [...head, ...this.announce]);
     this.res.end();
   }
 
@@ -75,7 +83,7 @@ export class BridgeAnswer implements AnswerSink {
   openStream(): void {
     if (this.streaming) return;
     this.streaming = true;
-    const head = ['Content-Type', 'text/event-stream', 'Cache-Control', 'no-cache'];
+    const head = ['Content-Type', 'text/event-stream', 'Cache-Control', 'no-cache', ...this.own];
     this.exchange.responseHead(200, headerObject(head));
     this.res.writeHead(200, head.concat(this.announce));
     this.res.flushHeaders();

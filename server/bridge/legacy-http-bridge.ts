@@ -330,6 +330,12 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (!opened.ok) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`));
     if (options.isRevoked?.(opened.session.id) === true) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: session not found (revoked)'));
     const { session } = opened;
+    // Sealed with a key being rotated out: the client takes the id resealed with the current key
+    // from this answer (legacy clients adopt the session id of any answer), before the old one lapses.
+    if (opened.stale) {
+      const resealed = sealBridgeSession(options.ring, session);
+      if (resealed.ok) answer.addHeader(HEADER.sessionId, resealed.token);
+    }
     switch (step.kind) {
       case 'accept':
         return answer.empty(202);
