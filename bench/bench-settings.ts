@@ -22,7 +22,7 @@ export interface BenchSettings {
   record: boolean;
 }
 
-function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -7,8 +7,22 @@
  * bench-plans.ts); bench/policy.ts compares them with the plain sidecar.
  * `bare-undici` is the bare proxy with undici's pool on the upstream leg; bench/forwarders.ts
  * compares it with `bare`.
+ * `sdk-dual` and `sdk-modern` are the v2 SDK's own server (sdk-server.ts), serving 2025-era
+ * requests or rejecting them; `sidecar-bridge` is the sidecar as `serve --bridge` runs it.
+ * bench/bridge.ts compares a legacy client's latency through them.
  */
-export type ServerKind = 'upstream' | 'bare' | 'bare-undici' | 'sidecar' | 'sidecar-deny-out' | 'sidecar-warn-in' | 'proxy-unmetered' | 'proxy-unrecorded';
+export type ServerKind =
+  | 'upstream'
+  | 'bare'
+  | 'bare-undici'
+  | 'sidecar'
+  | 'sidecar-bridge'
+  | 'sidecar-deny-out'
+  | 'sidecar-warn-in'
+  | 'proxy-unmetered'
+  | 'proxy-unrecorded'
+  | 'sdk-dual'
+  | 'sdk-modern';
 
 export type ChildRequest = { type: 'stats' } | { type: 'stop' };
 

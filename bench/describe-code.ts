@@ -5,7 +5,8 @@ export function describeCode(repoDir: string): string {
   try {
     const git = (...args: string[]) => execFileSync('git', ['-C', repoDir, ...args], { encoding: 'utf8' }).trim();
     const commit = git('rev-parse', '--short', 'HEAD');
-    const dirty = git('status', '--porcelain', '--', 'server') !== '';
+    // From the top of the tree: callers pass bench/, where a plain `server` would name bench/server.
+    const dirty = git('status', '--porcelain', '--', ':(top)server') !== '';
     return `commit ${commit}${dirty ? ' plus uncommitted changes in server/' : ''}`;
   } catch {
     return 'unknown (not a git checkout)';

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
+import { MODERN_LOAD_REQUEST, type LoadRequest } from './load-request.js';
 import { latencySummary } from './percentile.js';
 
 export interface ClosedLoopOptions {
@@ -7,6 +7,8 @@ export interface ClosedLoopOptions {
   path: string;
   connections: number;
   durationSeconds: number;
+  /** What to send; the proxy bench's modern tools/call when absent. */
+  request?: LoadRequest;
 }
 
 export interface ClosedLoopResult {
@@ -16,6 +18,8 @@ export interface ClosedLoopResult {
   p99: number;
   responses: number;
   failures: number;
+  /** Every 2xx response's latency (ms), in the order they completed: to pool rounds. */
+  samples: number[];
 }
 
 let nextId = 1;
@@ -27,6 +31,9 @@ let nextId = 1;
  */
 export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopResult> {
   const samples: number[] = [];
+  const load = options.request ?? MODERN_LOAD_REQUEST;
+  const check = load.isAnswer;
+  let wrongAnswers = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -38,9 +45,11 @@ export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopRes
         requests: [
           {
             method: 'POST',
-            headers: { ...MCP_REQUEST_HEADERS },
+            headers: { ...load.headers },
             // A fresh id per request, as a client would send; the answer echoes it.
-            setupRequest: (request) => ({ ...request, body: mcpRequestBody(nextId++) }),
+            setupRequest: (request) => ({ ...request, body: load.body(nextId++) }),
+            // Only when asked: with onResponse set, autocannon buffers every body.
+            ...(check === undefined ? {} : { onResponse: (status: number, body: string) => void (status >= 200 && status < 300 && !check(body) && (wrongAnswers += 1)) }),
           },
         ],
       },
@@ -52,7 +61,8 @@ export function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedLoopRes
           p50,
           p99,
           responses: samples.length,
-          failures: result.errors + result.timeouts + result.non2xx,
+          failures: result.errors + result.timeouts + result.non2xx + wrongAnswers,
+          samples,
         });
       },
     );

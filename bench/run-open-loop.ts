@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
+import { MODERN_LOAD_REQUEST, type LoadRequest } from './load-request.js';
 import { latencySummary } from './percentile.js';
 
 export interface OpenLoopOptions {
@@ -9,6 +9,8 @@ export interface OpenLoopOptions {
   /** Requests per second, fired on a fixed schedule whatever the server does. */
   rate: number;
   durationSeconds: number;
+  /** What to send; the proxy bench's modern tools/call when absent. */
+  request?: LoadRequest;
 }
 
 export interface OpenLoopResult {
@@ -21,6 +23,8 @@ export interface OpenLoopResult {
   sendLagP99: number;
   completed: number;
   failures: number;
+  /** Every answer's latency from its scheduled send time (ms), in the order they completed: to pool rounds. */
+  samples: number[];
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -33,6 +37,8 @@ let nextId = 1_000_000_000;
  */
 export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const load = options.request ?? MODERN_LOAD_REQUEST;
+  const check = load.isAnswer;
   const target = new URL(options.path, options.url);
   const total = Math.round(options.rate * options.durationSeconds);
   const intervalMs = 1000 / options.rate;
@@ -58,6 +64,7 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
         sendLagP99: latencySummary(sendLag).p99,
         completed: fromSchedule.length,
         failures,
+        samples: fromSchedule,
       });
     };
 
@@ -77,16 +84,18 @@ export function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
         }
         finish();
       };
-      const body = mcpRequestBody(nextId++);
+      const body = load.body(nextId++);
       const request = http.request(target, {
         method: 'POST',
         agent,
-        headers: { ...MCP_REQUEST_HEADERS, 'content-length': Buffer.byteLength(body) },
+        headers: { ...load.headers, 'content-length': Buffer.byteLength(body) },
       });
       request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error('timeout')));
       request.on('response', (response) => {
-        response.resume();
-        response.on('end', () => settle(response.statusCode === 200));
+        let text = '';
+        if (check === undefined) response.resume();
+        else response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => settle(response.statusCode === 200 && (check === undefined || check(text))));
         response.on('error', () => settle(false));
       });
       request.on('error', () => settle(false));

@@ -4,6 +4,7 @@
  * Each server gets its own process so the load generator and the other servers never share its
  * event loop; the parent talks to it over the IPC channel only.
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { Server } from 'node:http';
@@ -22,13 +23,15 @@ function listenLoopback(server: Server): Promise<URL> {
   });
 }
 
-async function serve(server: Server): Promise<RunningChild> {
+async function serve(server: Server, close?: () => Promise<void>): Promise<RunningChild> {
   const url = await listenLoopback(server);
-  const stop = () =>
-    new Promise<void>((resolve) => {
+  const stop = async () => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    await close?.();
+  };
   return { url, stop, health: () => ({}) };
 }
 
@@ -46,6 +49,11 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
       return serve((await import('./bare-proxy.js')).createBareProxy(requireUpstream(kind, upstream)));
     case 'bare-undici':
       return serve((await import('./bare-undici-proxy.js')).createBareUndiciProxy(requireUpstream(kind, upstream)));
+    case 'sdk-dual':
+    case 'sdk-modern': {
+      const { server, close } = (await import('./sdk-server.js')).createSdkServer(kind === 'sdk-dual' ? 'dual' : 'modern');
+      return serve(server, close);
+    }
     case 'proxy-unmetered':
     case 'proxy-unrecorded': {
       const { createProxyVariant } = await import('./create-proxy-variant.js');
@@ -56,6 +64,11 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
     case 'sidecar-warn-in': {
       const plan = kind === 'sidecar' ? undefined : (await import('./bench-plans.js')).BENCH_PLANS[kind](Date.now());
       const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream), plan);
+      return { url: sidecar.url, stop: () => sidecar.stop(), health: () => ({ ...sidecar.service.health() }) };
+    }
+    case 'sidecar-bridge': {
+      // A key of its own: one node, nobody else needs to open its sessions.
+      const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream), undefined, { bridgeKey: randomBytes(32).toString('hex') });
       return { url: sidecar.url, stop: () => sidecar.stop(), health: () => ({ ...sidecar.service.health() }) };
     }
   }

@@ -12,16 +12,24 @@ export interface BenchSidecar {
   stop(): Promise<void>;
 }
 
+export interface SidecarOptions {
+  /** Run as `serve --bridge` with MCP_SUNSET_BRIDGE_KEY set to this (hex): legacy clients answered at the edge. */
+  bridgeKey?: string;
+}
+
 /**
  * The sidecar exactly as `serve` composes it (proxy, tally, 1 s flusher, API), on a real SQLite
  * file: the flushes during a run are part of the cost being measured. A plan, when given, is
  * created through the API as an operator would, and is in force before this returns.
  */
-export async function startSidecar(upstream: URL, plan?: Record<string, unknown>): Promise<BenchSidecar> {
+export async function startSidecar(upstream: URL, plan?: Record<string, unknown>, options: SidecarOptions = {}): Promise<BenchSidecar> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-bench-'));
-  const config = loadConfig({
+  const loaded = loadConfig({
     flags: { listen: '127.0.0.1:0', dashboard: '127.0.0.1:0', db: join(dir, 'bench.db'), node: 'bench', logLevel: 'silent' },
+    env: options.bridgeKey === undefined ? {} : { MCP_SUNSET_BRIDGE_KEY: options.bridgeKey },
   });
+  // What the CLI's --bridge flag does on top of the loaded settings (server/cli/main.ts).
+  const config = options.bridgeKey === undefined ? loaded : Object.freeze({ ...loaded, bridge: { ...loaded.bridge, enabled: true } });
   const service = await startService({ config, upstream, logger: createLogger('silent') });
   if (plan !== undefined) {
     const response = await fetch(new URL('/api/v1/plans', service.apiUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(plan) });
