@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { createParser } from 'eventsource-parser';
 import { bridgeStep, type BridgeStep } from '../protocol/bridge-step.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LEGACY_BAD_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND } from '../protocol/error-codes.js';
 import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
@@ -10,6 +9,7 @@ import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
+import { createModernPoster, type UpstreamAnswer, type UpstreamMessage } from './modern-poster.js';
 import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
@@ -46,7 +46,7 @@ export interface BridgedRequest {
 }
 
 type JsonRpcId = string | number | null;
-type Message = { jsonrpc?: string; id?: JsonRpcId; method?: string; result?: unknown; error?: unknown };
+type Message = UpstreamMessage;
 type Forward = Extract<BridgeStep, { kind: 'forward' }>;
 
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
@@ -64,27 +64,6 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: Buffe
     req.on('end', () => resolve(size > maxBytes ? { body: undefined, tooLarge: true } : { body: Buffer.concat(chunks), tooLarge: false }));
     req.on('error', reject);
   });
-}
-
-/** The answer a modern response carries: the body itself when JSON, else each event of its stream in turn. */
-async function* messagesOf(response: Response): AsyncGenerator<Message> {
-  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    let message: Message;
-    try {
-      message = (await response.json()) as Message;
-    } catch {
-      return; // not JSON (a proxy's error page, say): no message at all
-    }
-    yield message;
-    return;
-  }
-  const events: string[] = [];
-  const parser = createParser({ onEvent: (event) => void (event.data !== '' && events.push(event.data)) });
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    while (events.length > 0) yield JSON.parse(events.shift()!) as Message;
-  }
 }
 
 function rpcError(id: JsonRpcId, code: number, message: string): Message {
@@ -125,6 +104,8 @@ export interface LegacyHttpBridge {
   inFlight(): number;
   /** Ends every request still being answered, counting each as cancelled; answers how many. */
   cutInFlight(): number;
+  /** Closes the kept-alive connections to the server. */
+  close(): void;
 }
 
 interface Serving extends Listed {
@@ -172,9 +153,11 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
 
-  async function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<Response> {
+  const poster = createModernPoster(options.upstream);
+
+  function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<UpstreamAnswer> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
-    return fetch(options.upstream, { method: 'POST', headers, body: JSON.stringify(message), signal });
+    return poster.post(headers, JSON.stringify(message), signal);
   }
 
   /** The handshake: the client's facts and the legacy InitializeResult built from the server's discovery, or the error to answer. */
@@ -186,7 +169,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const facts = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
-    for await (const message of messagesOf(await postUpstream({ id: DISCOVER_ID, method: 'server/discover' }, facts, signal))) {
+    for await (const message of (await postUpstream({ id: DISCOVER_ID, method: 'server/discover' }, facts, signal)).messages()) {
       if (message.id === DISCOVER_ID) discovered = message;
     }
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
@@ -257,9 +240,9 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     let params = step.params;
     for (let round = 0; ; round += 1) {
       const upstream = await postUpstream({ id: upstreamId, method: step.method, params }, session, signal);
-      if ((upstream.headers.get('content-type') ?? '').startsWith('text/event-stream')) answer.openStream();
+      if (upstream.stream) answer.openStream();
       let final: Message | undefined;
-      for await (const message of messagesOf(upstream)) {
+      for await (const message of upstream.messages()) {
         if (message.id === upstreamId && message.method === undefined) {
           final = message;
           break;
@@ -540,5 +523,6 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       }
       return open.length;
     },
+    close: () => poster.close(),
   };
 }

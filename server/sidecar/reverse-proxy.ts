@@ -33,6 +33,7 @@ export interface ProxyBridge extends BridgeLookup {
   ): void;
   inFlight(): number;
   cutInFlight(): number;
+  close(): void;
 }
 
 export interface ReverseProxyOptions {
@@ -279,6 +280,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     },
     close() {
       agent.destroy();
+      options.bridge?.close();
     },
   };
 }
