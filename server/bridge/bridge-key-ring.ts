@@ -50,4 +50,9 @@ export class BridgeKeyRing {
   find(id: string): BridgeKey | undefined {
     return this.byId.get(id);
   }
+
+  /** Every key held, the current one first. */
+  all(): IterableIterator<BridgeKey> {
+    return this.byId.values();
+  }
 }

@@ -13,7 +13,21 @@ export const RELAY_HEADER = 'mcp-sunset-bridge-relay';
 const INPUT_ID_PREFIX = 'mcp-sunset-bridge';
 
 function mac(ring: BridgeKeyRing, text: string): string {
-  return createHmac('sha256', ring.current.secret).update(text).digest('base64url');
+  return macWith(ring.current.secret, text);
+}
+
+function macWith(secret: Buffer, text: string): string {
+  return createHmac('sha256', secret).update(text).digest('base64url');
+}
+
+/**
+ * True when `given` is the (cut) MAC of `text` under any key held: while a key is rotated node by
+ * node, a node still sealing with the old key and one already on the new key must still trust
+ * each other's ids and tokens.
+ */
+function madeByFleet(ring: BridgeKeyRing, text: string, given: string, length: number): boolean {
+  for (const key of ring.all()) if (same(given, macWith(key.secret, text).slice(0, length))) return true;
+  return false;
 }
 
 function same(a: string, b: string): boolean {
@@ -39,7 +53,7 @@ export function readInputRequestId(ring: BridgeKeyRing, id: unknown): { node: st
   const parts = id.split('.');
   if (parts.length !== 5 || parts[0] !== INPUT_ID_PREFIX) return undefined;
   const [, where, what, nonce, given] = parts as [string, string, string, string, string];
-  if (!same(given, mac(ring, `input.${where}.${what}.${nonce}`).slice(0, 22))) return undefined;
+  if (!madeByFleet(ring, `input.${where}.${what}.${nonce}`, given, 22)) return undefined;
   const node = Buffer.from(where, 'base64url').toString('utf8');
   return { node: node === '' ? undefined : node, method: Buffer.from(what, 'base64url').toString('utf8') };
 }
@@ -53,7 +67,7 @@ export function relayMac(ring: BridgeKeyRing, token: string): string {
 export function isRelayed(ring: BridgeKeyRing, headers: IncomingHttpHeaders, sessionHeader: string): boolean {
   const given = headers[RELAY_HEADER];
   const token = headers[sessionHeader];
-  return typeof given === 'string' && typeof token === 'string' && same(given, relayMac(ring, token));
+  return typeof given === 'string' && typeof token === 'string' && madeByFleet(ring, `relay.${token}`, given, Number.MAX_SAFE_INTEGER);
 }
 
 const CHANNEL_PREFIX = 'mcs1';
@@ -74,6 +88,6 @@ export function readChannelToken(ring: BridgeKeyRing, token: string | null): { n
   const parts = token.split('.');
   if (parts.length !== 4 || parts[0] !== CHANNEL_PREFIX) return undefined;
   const [, where, channelId, given] = parts as [string, string, string, string];
-  if (!same(given, mac(ring, `channel.${where}.${channelId}`).slice(0, 22))) return undefined;
+  if (!madeByFleet(ring, `channel.${where}.${channelId}`, given, 22)) return undefined;
   return { node: Buffer.from(where, 'base64url').toString('utf8'), channelId };
 }
