@@ -105,6 +105,12 @@ export class BridgeAnswer implements AnswerSink {
     this.res.write(text);
   }
 
+  /** Ends a stream with no message of its own. */
+  end(): void {
+    this.exchange.responseEnd();
+    this.res.end();
+  }
+
   /** The message that ends the answer: the last event of a stream, or the JSON body with `status`. */
   final(status: number, message: unknown): void {
     if (!this.streaming) return this.json(status, message);

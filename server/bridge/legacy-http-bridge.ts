@@ -5,6 +5,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LEGACY_BAD_REQUEST, PA
 import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
 import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
+import { legacyNotificationOf, LIST_CHANGED_FILTER } from '../protocol/legacy-notification-of.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
@@ -114,6 +115,8 @@ interface Serving extends Listed {
   exchange: BridgeExchange;
   /** Set when this response is an HTTP+SSE channel's stream. */
   channel: Channel | undefined;
+  /** A standalone stream of notifications: nothing the client asked for is still to come on it. */
+  idle: boolean;
 }
 
 /** An HTTP+SSE channel this node holds: its stream, and the session its `initialize` opened. */
@@ -299,8 +302,15 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (pathname === SSE_PATH && request.method === 'GET') return openChannel(answer, abort, entry);
     if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, signal);
     const token = request.headers[HEADER.sessionId];
+    if (request.method === 'GET' && typeof token === 'string') {
+      const opened = openBridgeSession(options.ring, token, options.now());
+      if (!opened.ok || options.isRevoked?.(opened.session.id) === true) {
+        return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.ok ? 'revoked' : opened.reason})`));
+      }
+      return listen(answer, opened.session, signal, entry);
+    }
     if (request.method !== 'POST') {
-      // No standalone stream and no termination: a legacy client is told so (405) and carries on.
+      // No termination, and no stream without a session: a legacy client is told so (405) and carries on.
       req.resume();
       return answer.empty(405, ['Allow', 'POST']);
     }
@@ -346,6 +356,28 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'forward':
         return forward(answer, step, session, abort);
     }
+  }
+
+  /**
+   * A session's standalone stream: the list-changed notifications of a modern `subscriptions/listen`
+   * the bridge opens for it, which need no state, so any node can hold it. A server that does not
+   * take the listen gets the client the 405 it would have had.
+   */
+  async function listen(answer: BridgeAnswer, session: BridgeSession, signal: AbortSignal, entry: Serving): Promise<void> {
+    const id = `mcp-sunset-bridge-listen-${randomBytes(9).toString('base64url')}`;
+    const upstream = await postUpstream({ id, method: 'subscriptions/listen', params: { notifications: LIST_CHANGED_FILTER } }, session, signal);
+    if (!upstream.stream) {
+      for await (const _message of upstream.messages());
+      return answer.empty(405, ['Allow', 'POST']);
+    }
+    entry.idle = true;
+    answer.openStream();
+    for await (const message of upstream.messages()) {
+      if (message.id === id) break; // the listen's own end
+      const legacy = legacyNotificationOf(message);
+      if (legacy !== undefined) answer.event(legacy);
+    }
+    answer.end();
   }
 
   /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
@@ -465,7 +497,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {
     const abort = new AbortController();
-    const entry: Serving = { res, abort, exchange, channel: undefined, openSlot: -1 };
+    const entry: Serving = { res, abort, exchange, channel: undefined, idle: false, openSlot: -1 };
     serving.add(entry);
     const answer = new BridgeAnswer(res, exchange, announce);
     res.on('close', () => {
@@ -510,7 +542,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     inFlight() {
       // A channel's stream holds nothing back while nothing forwarded for it is still to be answered.
       let count = 0;
-      for (const entry of serving.values()) if (entry.channel === undefined || entry.channel.busy > 0) count += 1;
+      for (const entry of serving.values()) if (entry.channel === undefined ? !entry.idle : entry.channel.busy > 0) count += 1;
       return count;
     },
     cutInFlight() {

@@ -30,8 +30,9 @@ export type BridgeStep =
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
 
 /**
- * Legacy requests whose modern counterpart is a long-lived stream the bridge does not open yet
- * (`subscriptions/listen`): refused by name rather than passed on for the server's bare -32601.
+ * Legacy requests the bridge cannot carry statelessly: a resource subscription changes the filter
+ * of the `subscriptions/listen` behind the client's standalone stream, which another node may hold.
+ * Refused by name rather than passed on for the server's bare -32601.
  */
 const NOT_BRIDGED: ReadonlySet<string> = new Set(['resources/subscribe', 'resources/unsubscribe']);
 
@@ -51,6 +52,6 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
   if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
   if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };
-  if (NOT_BRIDGED.has(method)) return { kind: 'refuse', id, code: METHOD_NOT_FOUND, message: `mcp-sunset bridge: ${method} is not bridged; the modern server's subscriptions/listen stream is not carried to legacy clients yet` };
+  if (NOT_BRIDGED.has(method)) return { kind: 'refuse', id, code: METHOD_NOT_FOUND, message: `mcp-sunset bridge: ${method} is not bridged: resource subscriptions are not carried to legacy clients (list changes are, on the standalone stream)` };
   return { kind: 'forward', id, method, params };
 }

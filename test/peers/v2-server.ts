@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer, type ServerNotifier } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { registerDemoTools } from '../../server/demo/demo-tools.js';
 import { registerBridgeSurface } from './register-bridge-surface.js';
@@ -10,7 +10,7 @@ import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen
  * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default). `surface: 'bridge'` adds a
  * resource, a prompt and a tool that elicits (register-bridge-surface.ts).
  */
-export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge' } = {}): Promise<Peer> {
+export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge' } = {}): Promise<Peer & { notify: ServerNotifier }> {
   const handler = createMcpHandler(
     (ctx) => {
       const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' });
@@ -30,5 +30,6 @@ export async function startV2Server(mode: 'modern' | 'dual', options: { surface?
     }
     void handle(req, res);
   });
-  return listenPeer(server, '/mcp', seen, () => handler.close());
+  // `notify` publishes change notifications to the open `subscriptions/listen` streams.
+  return { ...(await listenPeer(server, '/mcp', seen, () => handler.close())), notify: handler.notify };
 }
