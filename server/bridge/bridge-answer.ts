@@ -57,10 +57,6 @@ export class BridgeAnswer implements AnswerSink {
     this.own.push(name, value);
   }
 
-  get stream(): boolean {
-    return this.streaming;
-  }
-
   json(status: number, body: unknown, extraHeaders: readonly string[] = []): void {
     const text = JSON.stringify(body);
     const head = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(text)), ...extraHeaders, ...this.own];
