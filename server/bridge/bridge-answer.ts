@@ -101,6 +101,13 @@ export class BridgeAnswer implements AnswerSink {
     this.res.write(text);
   }
 
+  /** Another node's event stream, passed on as it comes. */
+  rawChunk(text: string): void {
+    this.openStream();
+    this.exchange.responseChunk(text);
+    this.res.write(text);
+  }
+
   /** Ends a stream with no message of its own. */
   end(): void {
     this.exchange.responseEnd();

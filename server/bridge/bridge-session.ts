@@ -13,5 +13,10 @@ export interface BridgeSession {
   clientInfo: { name: string; version: string } & Record<string, unknown>;
   /** When the session was opened and when it stops being honoured, epoch ms. */
   issuedAt: number;
+  /**
+   * The node that opened the session (its URL): the session's standalone stream, and the resource
+   * subscriptions that feed it, live there, so every node can send them to one place.
+   */
+  home?: string;
   expiresAt: number;
 }

@@ -119,6 +119,23 @@ interface Serving extends Listed {
   idle: boolean;
 }
 
+/** A session's standalone stream on its home node, and the listen behind it now. */
+interface Standalone {
+  session: BridgeSession;
+  answer: BridgeAnswer;
+  closed: AbortSignal;
+  current: AbortController | undefined;
+  /** An HTTP+SSE channel's stream, which also carries answers: it outlives a listen, which is opened again. */
+  channel: boolean;
+}
+
+/** Bounds on what a home node holds for resource subscriptions, whatever clients send. */
+const MAX_SUBSCRIBED_SESSIONS = 10_000;
+const MAX_URIS_PER_SESSION = 64;
+const MAX_URI_CHARS = 2048;
+/** How soon a channel's listen the server ended is opened again. */
+const RELISTEN_AFTER_MS = 1_000;
+
 /** An HTTP+SSE channel this node holds: its stream, and the session its `initialize` opened. */
 interface Channel {
   id: string;
@@ -152,6 +169,10 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   const waiting: Record<string, (answer: { result: unknown; error: unknown }) => void> = Object.create(null) as Record<string, (answer: { result: unknown; error: unknown }) => void>;
   const serving = new OpenList<Serving>();
   const channels: Record<string, Channel> = Object.create(null) as Record<string, Channel>;
+  // On a session's home node: the resources it subscribed to, and its open standalone streams.
+  const subscribed: Record<string, { uris: Set<string>; expiresAt: number }> = Object.create(null) as Record<string, { uris: Set<string>; expiresAt: number }>;
+  let subscribedCount = 0;
+  const standalone: Record<string, Standalone[]> = Object.create(null) as Record<string, Standalone[]>;
   const keyOf = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
   const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -178,6 +199,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
     if (result === undefined) return { status: 502, error: rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server did not answer server/discover') };
     const now = options.now();
+    const home = options.nodeUrl?.();
     const session: BridgeSession = {
       id: randomBytes(16).toString('base64url'),
       version: result.protocolVersion,
@@ -185,6 +207,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       clientInfo: clientInfo as BridgeSession['clientInfo'],
       issuedAt: now,
       expiresAt: now + options.sessionTtlMs,
+      ...(home === undefined ? {} : { home }),
     };
     return { session, result: result as unknown as Record<string, unknown> };
   }
@@ -307,7 +330,10 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       if (!opened.ok || options.isRevoked?.(opened.session.id) === true) {
         return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.ok ? 'revoked' : opened.reason})`));
       }
-      return listen(answer, opened.session, signal, entry);
+      entry.idle = true;
+      const away = awayHome(opened.session, request.headers);
+      if (away !== undefined) return streamFromHome(req, answer, away, token, signal);
+      return listen(answer, opened.session, signal);
     }
     if (request.method !== 'POST') {
       // No termination, and no stream without a session: a legacy client is told so (405) and carries on.
@@ -355,29 +381,162 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
       case 'forward':
         return forward(answer, step, session, abort);
+      case 'subscribe': {
+        const away = awayHome(session, request.headers);
+        if (away !== undefined) return relayToHome(req, answer, away, token, request.body!, signal);
+        const refused = subscribe(session, step.uri, step.subscribe);
+        return answer.json(200, refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
+      }
     }
   }
 
+  /** The session's home node, when it is another node and the request was not relayed from there already. */
+  function awayHome(session: BridgeSession, headers: IncomingHttpHeaders): string | undefined {
+    const { home } = session;
+    if (home === undefined || home === '' || home === options.nodeUrl?.()) return undefined;
+    return isRelayed(options.ring, headers, HEADER.sessionId) ? undefined : home;
+  }
+
+  /** The filter of the listen behind a session's standalone stream: the list changes, and the resources it subscribed to. */
+  function filterOf(session: BridgeSession): Record<string, unknown> {
+    const uris = subscribed[session.id]?.uris;
+    return uris === undefined || uris.size === 0 ? LIST_CHANGED_FILTER : { ...LIST_CHANGED_FILTER, resourceSubscriptions: [...uris] };
+  }
+
   /**
-   * A session's standalone stream: the list-changed notifications of a modern `subscriptions/listen`
-   * the bridge opens for it, which need no state, so any node can hold it. A server that does not
-   * take the listen gets the client the 405 it would have had.
+   * A session's standalone stream, on its home node: the notifications of a modern
+   * `subscriptions/listen` for the list changes and the resources the session subscribed to. A
+   * server that does not take the listen leaves the client the 405 it would have had.
    */
-  async function listen(answer: BridgeAnswer, session: BridgeSession, signal: AbortSignal, entry: Serving): Promise<void> {
+  async function listen(answer: BridgeAnswer, session: BridgeSession, closed: AbortSignal): Promise<void> {
+    const stream: Standalone = { session, answer, closed, current: undefined, channel: false };
+    const first = new AbortController();
     const id = `mcp-sunset-bridge-listen-${randomBytes(9).toString('base64url')}`;
-    const upstream = await postUpstream({ id, method: 'subscriptions/listen', params: { notifications: LIST_CHANGED_FILTER } }, session, signal);
+    closed.addEventListener('abort', () => first.abort(), { once: true });
+    const upstream = await postUpstream({ id, method: 'subscriptions/listen', params: { notifications: filterOf(session) } }, session, first.signal);
     if (!upstream.stream) {
       for await (const _message of upstream.messages());
       return answer.empty(405, ['Allow', 'POST']);
     }
-    entry.idle = true;
+    stream.current = first;
     answer.openStream();
-    for await (const message of upstream.messages()) {
-      if (message.id === id) break; // the listen's own end
-      const legacy = legacyNotificationOf(message);
-      if (legacy !== undefined) answer.event(legacy);
+    (standalone[session.id] ??= []).push(stream);
+    closed.addEventListener('abort', () => forget(stream), { once: true });
+    await pass(stream, first, id, upstream);
+  }
+
+  /** A stream that ended, by the client or the server, takes no more subscription changes. */
+  function forget(stream: Standalone): void {
+    const open = standalone[stream.session.id];
+    if (open === undefined || !open.includes(stream)) return;
+    open.splice(open.indexOf(stream), 1);
+    if (open.length === 0) delete standalone[stream.session.id];
+  }
+
+  /** Passes one listen's notifications to the stream while it is the stream's listen, or about to be. */
+  async function pass(stream: Standalone, mine: AbortController, id: string, upstream: UpstreamAnswer): Promise<void> {
+    try {
+      for await (const message of upstream.messages()) {
+        if (message.id === id) break; // the listen's own end
+        if (message.method === 'notifications/subscriptions/acknowledged') {
+          // The new filter is in force: the listen it replaces can go. Until now both ran, so nothing fell between them.
+          const previous = stream.current;
+          stream.current = mine;
+          if (previous !== mine) previous?.abort();
+          continue;
+        }
+        const legacy = legacyNotificationOf(message);
+        if (legacy !== undefined && !stream.closed.aborted) stream.answer.event(legacy);
+      }
+    } catch {
+      // Aborted: replaced by a newer listen, or the client went away.
     }
+    // The server ended the listen the stream relied on: ending the stream makes the client open it again.
+    if (stream.current !== mine || stream.closed.aborted) return;
+    if (stream.channel) {
+      // A channel's client does not open its stream again: the bridge opens the listen again instead.
+      stream.current = undefined;
+      return void setTimeout(() => stream.closed.aborted || relisten(stream), RELISTEN_AFTER_MS).unref();
+    }
+    forget(stream);
+    stream.answer.end();
+  }
+
+  /** Opens a listen with the session's filter now, to replace the current one once the server acknowledges it. */
+  function relisten(stream: Standalone): void {
+    const mine = new AbortController();
+    const stop = () => mine.abort();
+    stream.closed.addEventListener('abort', stop, { once: true });
+    const id = `mcp-sunset-bridge-listen-${randomBytes(9).toString('base64url')}`;
+    postUpstream({ id, method: 'subscriptions/listen', params: { notifications: filterOf(stream.session) } }, stream.session, mine.signal)
+      .then(async (upstream) => {
+        if (!upstream.stream) {
+          for await (const _message of upstream.messages());
+          return;
+        }
+        await pass(stream, mine, id, upstream);
+      })
+      .catch(() => undefined)
+      .finally(() => stream.closed.removeEventListener('abort', stop));
+  }
+
+  /** Adds or drops a resource of a session's subscriptions, on its home node; answers why not, when it cannot. */
+  function subscribe(session: BridgeSession, uri: string, on: boolean): string | undefined {
+    if (uri.length > MAX_URI_CHARS) return `a subscribed uri is at most ${MAX_URI_CHARS} characters`;
+    let entry = subscribed[session.id];
+    if (entry === undefined) {
+      if (!on) return undefined;
+      if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) {
+        const now = options.now();
+        for (const [id, held] of Object.entries(subscribed)) {
+          if (held.expiresAt <= now) {
+            delete subscribed[id];
+            subscribedCount -= 1;
+          }
+        }
+        if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) return 'this node holds as many subscribed sessions as it may';
+      }
+      entry = subscribed[session.id] = { uris: new Set(), expiresAt: session.expiresAt };
+      subscribedCount += 1;
+    }
+    if (on && !entry.uris.has(uri) && entry.uris.size >= MAX_URIS_PER_SESSION) return `a session subscribes to at most ${MAX_URIS_PER_SESSION} resources`;
+    const changed = on ? !entry.uris.has(uri) : entry.uris.has(uri);
+    if (on) entry.uris.add(uri);
+    else entry.uris.delete(uri);
+    if (changed) for (const stream of standalone[session.id] ?? []) relisten(stream);
+    return undefined;
+  }
+
+  /** A standalone stream opened on another node than the session's home: passed on from the home node as it comes. */
+  async function streamFromHome(req: IncomingMessage, answer: BridgeAnswer, home: string, token: string, signal: AbortSignal): Promise<void> {
+    const upstream = await fetch(new URL(req.url ?? '/', home), {
+      headers: { accept: 'text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
+      signal,
+    });
+    const type = upstream.headers.get('content-type');
+    if (!(type ?? '').startsWith('text/event-stream') || upstream.body === null) {
+      return answer.raw(upstream.status, type, Buffer.from(await upstream.arrayBuffer()));
+    }
+    answer.openStream();
+    const decoder = new TextDecoder();
+    for await (const chunk of upstream.body as unknown as AsyncIterable<Uint8Array>) answer.rawChunk(decoder.decode(chunk, { stream: true }));
     answer.end();
+  }
+
+  /** Passes a request to the session's home node and answers as it did. */
+  async function relayToHome(req: IncomingMessage, answer: BridgeAnswer, home: string, token: string, body: Buffer, signal: AbortSignal): Promise<void> {
+    let relayed: Response;
+    try {
+      relayed = await fetch(new URL(req.url ?? '/', home), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
+        body,
+        signal,
+      });
+    } catch {
+      return answer.json(502, rpcError(null, INTERNAL_ERROR, "mcp-sunset bridge: the session's home node could not be reached"));
+    }
+    answer.raw(relayed.status, relayed.headers.get('content-type'), Buffer.from(await relayed.arrayBuffer()));
   }
 
   /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
@@ -427,12 +586,22 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         return;
       case 'answer':
         return channel.stream.event({ jsonrpc: '2.0', id: step.id, result: step.result });
+      case 'subscribe': {
+        if (session === undefined) return channel.stream.event(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: initialize first'));
+        const refused = subscribe(session, step.uri, step.subscribe);
+        return channel.stream.event(refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
+      }
       case 'initialize':
         return channelWork(channel, async () => {
           const opened = await handshake(step, channel.closed);
           if ('error' in opened) return channel.stream.event(opened.error);
           channel.session = opened.session;
           channel.stream.event({ jsonrpc: '2.0', id: step.id, result: opened.result });
+          // The channel's stream is also the legacy server's push channel: list changes and subscribed resources.
+          const stream: Standalone = { session: opened.session, answer: channel.stream, closed: channel.closed, current: undefined, channel: true };
+          (standalone[opened.session.id] ??= []).push(stream);
+          channel.closed.addEventListener('abort', () => forget(stream), { once: true });
+          relisten(stream);
         });
       case 'forward':
         if (session === undefined) return channel.stream.event(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: initialize first'));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { bridgeStep, type BridgeStep } from '../protocol/bridge-step.js';
+import { bridgeStep, SUBSCRIPTIONS_NOT_CARRIED, type BridgeStep } from '../protocol/bridge-step.js';
 import { cancelledNotification } from '../protocol/cancelled-notification.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from '../protocol/error-codes.js';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from '../protocol/error-codes.js';
 import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
 import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
@@ -265,6 +265,8 @@ export function createLegacyStdioBridge(ports: LegacyStdioBridgePorts, options: 
         }
         case 'forward':
           return void carry(step);
+        case 'subscribe':
+          return toClient(rpcError(step.id, METHOD_NOT_FOUND, SUBSCRIPTIONS_NOT_CARRIED));
       }
     },
     serverLine(line) {

@@ -27,11 +27,12 @@ function sessionOf(payload: string): BridgeSession | undefined {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { i, v, c, n, t, e } = value;
+  const { i, v, c, n, t, e, h } = value;
   if (typeof i !== 'string' || typeof v !== 'string' || !isRecord(c) || !isRecord(n)) return undefined;
   if (typeof n.name !== 'string' || typeof n.version !== 'string') return undefined;
   if (typeof t !== 'number' || typeof e !== 'number' || !Number.isFinite(t) || !Number.isFinite(e)) return undefined;
-  return { id: i, version: v, clientCapabilities: c, clientInfo: n as BridgeSession['clientInfo'], issuedAt: t, expiresAt: e };
+  if (h !== undefined && typeof h !== 'string') return undefined;
+  return { id: i, version: v, clientCapabilities: c, clientInfo: n as BridgeSession['clientInfo'], issuedAt: t, expiresAt: e, ...(h === undefined ? {} : { home: h }) };
 }
 
 /**

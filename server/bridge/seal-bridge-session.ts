@@ -21,7 +21,7 @@ export type SealResult = { ok: true; token: string } | { ok: false; reason: 'too
 export function sealBridgeSession(ring: BridgeKeyRing, session: BridgeSession): SealResult {
   const { id, secret } = ring.current;
   const payload = Buffer.from(
-    JSON.stringify({ i: session.id, v: session.version, c: session.clientCapabilities, n: session.clientInfo, t: session.issuedAt, e: session.expiresAt }),
+    JSON.stringify({ i: session.id, v: session.version, c: session.clientCapabilities, n: session.clientInfo, t: session.issuedAt, e: session.expiresAt, ...(session.home === undefined ? {} : { h: session.home }) }),
   ).toString('base64url');
   const token = `${BRIDGE_TOKEN_PREFIX}.${id}.${payload}.${bridgeTokenMac(secret, id, payload)}`;
   return token.length > MAX_BRIDGE_TOKEN_CHARS ? { ok: false, reason: 'too-large' } : { ok: true, token };

@@ -1,4 +1,4 @@
-import { INVALID_REQUEST, METHOD_NOT_FOUND } from './error-codes.js';
+import { INVALID_PARAMS, INVALID_REQUEST } from './error-codes.js';
 import { isRecord } from './is-record.js';
 import { isId } from './read-json-rpc.js';
 
@@ -13,6 +13,8 @@ import { isId } from './read-json-rpc.js';
  * - `cancel`: `notifications/cancelled`, also acknowledged; the modern era cancels by closing the
  *   request's connection, so the bridge closes the one it opened for that request.
  * - `forward`: every other request, made self-contained for the modern server.
+ * - `subscribe`: `resources/subscribe` and `resources/unsubscribe`, which change what the session's
+ *   standalone stream listens for.
  * - `response`: the client's answer to a request the bridge sent it for an `input_required`
  *   result; the bridge refuses one it is not waiting for.
  * - `refuse`: what cannot be mapped (a batch, a message that is not JSON-RPC), answered with a
@@ -25,16 +27,16 @@ export type BridgeStep =
   | { kind: 'cancel'; requestId: string | number }
   | { kind: 'forward'; id: string | number; method: string; params: unknown }
   | { kind: 'response'; id: string | number; result: unknown; error: unknown }
+  | { kind: 'subscribe'; id: string | number; uri: string; subscribe: boolean }
   | { kind: 'refuse'; id: string | number | null; code: number; message: string };
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
 
-/**
- * Legacy requests the bridge cannot carry statelessly: a resource subscription changes the filter
- * of the `subscriptions/listen` behind the client's standalone stream, which another node may hold.
- * Refused by name rather than passed on for the server's bare -32601.
- */
-const NOT_BRIDGED: ReadonlySet<string> = new Set(['resources/subscribe', 'resources/unsubscribe']);
+/** Why a transport that does not carry resource subscriptions yet refuses them. */
+export const SUBSCRIPTIONS_NOT_CARRIED = 'mcp-sunset bridge: resource subscriptions are carried on Streamable HTTP only, not on this transport yet';
+
+/** Legacy resource subscriptions: the modern era folds them into the filter of `subscriptions/listen`. */
+const SUBSCRIBE: Readonly<Record<string, boolean>> = { 'resources/subscribe': true, 'resources/unsubscribe': false };
 
 /** Decides the bridge's step for one parsed POST body of a legacy session. Pure; never throws. */
 export function bridgeStep(body: unknown): BridgeStep {
@@ -52,6 +54,11 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
   if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
   if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };
-  if (NOT_BRIDGED.has(method)) return { kind: 'refuse', id, code: METHOD_NOT_FOUND, message: `mcp-sunset bridge: ${method} is not bridged: resource subscriptions are not carried to legacy clients (list changes are, on the standalone stream)` };
+  const subscribe = Object.hasOwn(SUBSCRIBE, method) ? SUBSCRIBE[method] : undefined;
+  if (subscribe !== undefined) {
+    const uri = isRecord(params) ? params.uri : undefined;
+    if (typeof uri !== 'string' || uri === '') return { kind: 'refuse', id, code: INVALID_PARAMS, message: `mcp-sunset bridge: ${method} needs params.uri` };
+    return { kind: 'subscribe', id, uri, subscribe };
+  }
   return { kind: 'forward', id, method, params };
 }

@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as V1SseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_MODERN_VERSION } from '../../server/protocol/versions.js';
-import { captureV1ConnectError } from '../peers/clients.js';
+import { captureV1ConnectError, CLIENT_INFO } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { runV1FullSession } from '../peers/run-v1-full-session.js';
 import { startV2Server } from '../peers/v2-server.js';
@@ -44,7 +48,7 @@ function messagesSent(bodies: string[]): number {
 describe('serve --bridge: legacy clients in front of a modern-only server, on two nodes with no affinity', () => {
   const key = randomBytes(32).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-bridge-'));
-  let modern: Peer;
+  let modern: Awaited<ReturnType<typeof startV2Server>>;
   let dual: Peer;
   let nodes: { run: CliRun; sidecarUrl: URL; apiUrl: URL }[] = [];
   let balancer: Balancer;
@@ -103,9 +107,79 @@ describe('serve --bridge: legacy clients in front of a modern-only server, on tw
     expect(answers).toEqual({ 'elicitation/create': 1 });
   });
 
+  it("a resource subscription reaches the modern server's listen, from whichever node took it, and updates reach the client's stream", async () => {
+    // The handshake on node 0, the session's home; the stream and the subscribe on node 1, which pass them home.
+    let posts = 0;
+    const skewed = await startRoundRobinBalancer(nodes.map((node) => new URL('/mcp', node.sidecarUrl)), '/mcp', (method, body) => {
+      if (method === 'GET') return 1;
+      if (body.includes('"resources/subscribe"') || body.includes('"resources/unsubscribe"')) return 1;
+      return posts++ === 0 ? 0 : undefined;
+    });
+    const before = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'era')))));
+    const client = new V1Client(CLIENT_INFO);
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => void updated.push(notification.params.uri));
+    await client.connect(new V1HttpTransport(skewed.url));
+    try {
+      await client.subscribeResource({ uri: 'demo://about' });
+      const deadline = Date.now() + 10_000;
+      while (updated.length === 0 && Date.now() < deadline) {
+        modern.notify.resourceUpdated('demo://other');
+        modern.notify.resourceUpdated('demo://about');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Only the subscribed resource, and no subscription id: the legacy shape.
+      expect(updated.length).toBeGreaterThan(0);
+      expect(new Set(updated)).toEqual(new Set(['demo://about']));
+      await client.unsubscribeResource({ uri: 'demo://about' });
+      // The unsubscribe takes effect once the server acknowledges the narrower listen; after that nothing more arrives.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const seen = updated.length;
+      for (let i = 0; i < 5; i += 1) {
+        modern.notify.resourceUpdated('demo://about');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(updated.length).toBe(seen);
+      expect(skewed.backends.filter((backend) => backend === 1).length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await client.close();
+      await skewed.close();
+    }
+    // What was passed home (the stream, the subscribe) is counted once, where it landed.
+    const after = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'era')))));
+    expect((after.legacy ?? 0) - (before.legacy ?? 0)).toBe(messagesSent(skewed.bodies));
+    expect(after.modern ?? 0).toBe(before.modern ?? 0);
+  });
+
+  it("an HTTP+SSE client's channel carries list changes and the resources it subscribed to, whichever node its POSTs land on", async () => {
+    const sse = await startRoundRobinBalancer(nodes.map((node) => node.sidecarUrl), '/sse');
+    const client = new V1Client(CLIENT_INFO);
+    const updated: string[] = [];
+    let listChanged = 0;
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => void updated.push(notification.params.uri));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void (listChanged += 1));
+    await client.connect(new V1SseTransport(sse.url));
+    try {
+      await client.subscribeResource({ uri: 'demo://about' });
+      const deadline = Date.now() + 10_000;
+      while ((updated.length === 0 || listChanged === 0) && Date.now() < deadline) {
+        modern.notify.resourceUpdated('demo://about');
+        modern.notify.toolsChanged();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(new Set(updated)).toEqual(new Set(['demo://about']));
+      expect(listChanged).toBeGreaterThan(0);
+      expect(Math.min(...sse.served)).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await sse.close();
+    }
+  });
+
   it('an SDK v1 HTTP+SSE client finds the bridge at /sse and gets the same, its messages passed to the node holding its stream', async () => {
     const sse = await startRoundRobinBalancer(nodes.map((node) => node.sidecarUrl), '/sse');
     const before = await Promise.all(nodes.map((node) => totals(node.apiUrl, 'transport')));
+    const servedBefore = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'outcome', { transport: 'http+sse', kind: 'request' })))));
     try {
       modern.seen.length = 0;
       const bridged = await runV1FullSession({ url: sse.url, kind: 'sse' });
@@ -120,7 +194,8 @@ describe('serve --bridge: legacy clients in front of a modern-only server, on tw
       const added = (after[0]!['http+sse'] ?? 0) + (after[1]!['http+sse'] ?? 0) - (before[0]!['http+sse'] ?? 0) - (before[1]!['http+sse'] ?? 0);
       expect(added).toBe(messagesSent(sse.bodies));
       const byOutcome = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'outcome', { transport: 'http+sse', kind: 'request' })))));
-      expect(byOutcome).toEqual({ served: 8 });
+      expect(byOutcome.served! - (servedBefore.served ?? 0)).toBe(8);
+      expect(Object.keys(byOutcome)).toEqual(['served']);
       const byReason = sum(...(await Promise.all(nodes.map((node) => totals(node.apiUrl, 'reason', { transport: 'http+sse' })))));
       expect(Object.keys(byReason)).toEqual(['bridge']);
     } finally {

@@ -13,7 +13,8 @@ import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen
 export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge' } = {}): Promise<Peer & { notify: ServerNotifier }> {
   const handler = createMcpHandler(
     (ctx) => {
-      const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' });
+      // The bridge surface also offers resource subscriptions, which modern clients take through subscriptions/listen.
+      const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' }, options.surface === 'bridge' ? { capabilities: { resources: { subscribe: true } } } : undefined);
       registerDemoTools(server, ctx.era);
       if (options.surface === 'bridge') registerBridgeSurface(server);
       return server;

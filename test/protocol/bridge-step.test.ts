@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bridgeStep } from '../../server/protocol/bridge-step.js';
-import { INVALID_REQUEST, METHOD_NOT_FOUND } from '../../server/protocol/error-codes.js';
+import { INVALID_PARAMS, INVALID_REQUEST } from '../../server/protocol/error-codes.js';
 import { legacyResultOf } from '../../server/protocol/legacy-result-of.js';
 import { META_SERVER_INFO } from '../../server/protocol/versions.js';
 
@@ -28,8 +28,10 @@ describe('bridgeStep', () => {
     expect(bridgeStep({ jsonrpc: '2.0', id: 'b', error: { code: -1, message: 'no' } })).toEqual({ kind: 'response', id: 'b', result: undefined, error: { code: -1, message: 'no' } });
   });
 
-  it('refuses resource subscriptions by name rather than pass them on', () => {
-    expect(bridgeStep(request('resources/subscribe', { uri: 'demo://about' }))).toMatchObject({ kind: 'refuse', id: 7, code: METHOD_NOT_FOUND, message: expect.stringContaining('resources/subscribe is not bridged') });
+  it('takes resource subscriptions at the edge, and refuses one without a uri', () => {
+    expect(bridgeStep(request('resources/subscribe', { uri: 'demo://about' }))).toEqual({ kind: 'subscribe', id: 7, uri: 'demo://about', subscribe: true });
+    expect(bridgeStep(request('resources/unsubscribe', { uri: 'demo://about' }))).toEqual({ kind: 'subscribe', id: 7, uri: 'demo://about', subscribe: false });
+    expect(bridgeStep(request('resources/subscribe', {}))).toMatchObject({ kind: 'refuse', id: 7, code: INVALID_PARAMS });
   });
 
   it('never throws, whatever the body', () => {

@@ -12,21 +12,22 @@ export interface Balancer extends Peer {
 
 /**
  * A round-robin HTTP balancer with no affinity at all: each request, whatever session it belongs
- * to, goes to the next backend in turn. Bodies are recorded on the way through.
+ * to, goes to the next backend in turn, unless `pick` names one for it. Bodies are recorded on the
+ * way through.
  */
-export async function startRoundRobinBalancer(backends: URL[], endpointPath = '/mcp'): Promise<Balancer> {
+export async function startRoundRobinBalancer(backends: URL[], endpointPath = '/mcp', pick?: (method: string, body: string) => number | undefined): Promise<Balancer> {
   const served = backends.map(() => 0);
   const bodies: string[] = [];
   const taken: number[] = [];
   let next = 0;
   const server = createServer((req, res) => {
-    const index = next++ % backends.length;
-    served[index]! += 1;
-    const target = backends[index]!;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      const index = pick?.(req.method ?? 'GET', body.toString('utf8')) ?? next++ % backends.length;
+      served[index]! += 1;
+      const target = backends[index]!;
       bodies.push(req.method === 'POST' ? body.toString('utf8') : req.method ?? '');
       taken.push(index);
       const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
