@@ -38,6 +38,9 @@ describe('bridge session tokens', () => {
     const token = seal(new BridgeKeyRing(secret));
     // Another process: a ring built from the same secret, nothing else shared.
     expect(openBridgeSession(new BridgeKeyRing(Buffer.from(secret)), token, NOW + HOUR)).toEqual({ ok: true, session: session(), stale: false });
+    // The home node, when the session has one, travels with it.
+    const homed = session({ home: 'http://10.0.0.5:8808' });
+    expect(openBridgeSession(new BridgeKeyRing(Buffer.from(secret)), seal(new BridgeKeyRing(secret), homed), NOW)).toEqual({ ok: true, session: homed, stale: false });
   });
 
   it('is visible ASCII only, as a session id must be, whatever the client info holds', () => {
