@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { bridgeStep, SUBSCRIPTIONS_NOT_CARRIED, type BridgeStep } from '../protocol/bridge-step.js';
+import { bridgeStep, type BridgeStep } from '../protocol/bridge-step.js';
 import { cancelledNotification } from '../protocol/cancelled-notification.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from '../protocol/error-codes.js';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from '../protocol/error-codes.js';
 import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
 import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
+import { legacyNotificationOf, LIST_CHANGED_FILTER, META_SUBSCRIPTION_ID } from '../protocol/legacy-notification-of.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { METHOD } from '../protocol/method-names.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
@@ -56,6 +57,8 @@ interface Negotiated {
 }
 
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
+/** Resources one client may subscribe to through the bridge, whatever it sends. */
+const MAX_SUBSCRIBED_URIS = 64;
 /**
  * An SDK v1 client handles a notification a microtask after reading it but a response at once: when
  * a request's last progress and its answer come in one read, the request is settled first and the
@@ -99,6 +102,14 @@ export function createLegacyStdioBridge(ports: LegacyStdioBridgePorts, options: 
   let closed = false;
   /** When a line of the server's last went to the client (performance.now()). */
   let passedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The legacy server's pushes, from a modern `subscriptions/listen` the bridge holds on the
+   * client's behalf: the list changes, and the resources it subscribed to. A new filter is a new
+   * listen; the one it replaces is cancelled once the server acknowledges the new one.
+   */
+  const subscribedUris = new Set<string>();
+  let listening: string | undefined;
+  let replacing: string | undefined;
 
   const keyOf = (id: JsonRpcId) => `${typeof id}:${id}`;
   const toClient = (message: unknown) => void (closed || ports.toClient(JSON.stringify(message)));
@@ -174,6 +185,56 @@ export function createLegacyStdioBridge(ports: LegacyStdioBridgePorts, options: 
     }
     negotiated = { version: result.protocolVersion, handshake };
     toClient({ jsonrpc: '2.0', id: step.id, result });
+    listen(negotiated);
+  }
+
+  /** Opens a listen with the filter the client's subscriptions make now. */
+  function listen(at: Negotiated): void {
+    const id = newId();
+    replacing = id;
+    const notifications = subscribedUris.size === 0 ? LIST_CHANGED_FILTER : { ...LIST_CHANGED_FILTER, resourceSubscriptions: [...subscribedUris] };
+    toServer(modernizeLegacyRequest({ id, method: 'subscriptions/listen', params: { notifications } }, at.handshake).message);
+  }
+
+  /** A notification of one of the bridge's listens: passed on in the legacy shape, or acted on. True when it was one. */
+  function listenNotification(line: string): boolean {
+    if (!line.includes(prefix)) return false;
+    const parsed = parseJson(line);
+    if (!parsed.ok || !isRecord(parsed.value) || typeof parsed.value.method !== 'string' || 'id' in parsed.value) return false;
+    const params = parsed.value.params;
+    const subscription = isRecord(params) && isRecord(params._meta) ? params._meta[META_SUBSCRIPTION_ID] : undefined;
+    if (typeof subscription !== 'string' || !subscription.startsWith(prefix)) return false;
+    if (parsed.value.method === 'notifications/subscriptions/acknowledged') {
+      if (subscription === replacing) {
+        const previous = listening;
+        listening = subscription;
+        replacing = undefined;
+        if (previous !== undefined) toServer(cancelledNotification(previous, 'the subscriptions changed'));
+      }
+      return true;
+    }
+    // Until the new listen is acknowledged both run, so nothing falls between them; a duplicate is harmless.
+    if (subscription !== listening && subscription !== replacing) return true;
+    const legacy = legacyNotificationOf(parsed.value);
+    if (legacy !== undefined) {
+      passedAt = performance.now();
+      toClient(legacy);
+    }
+    return true;
+  }
+
+  /** `resources/subscribe` and `resources/unsubscribe`: a new listen with the new filter, and an empty result. */
+  async function subscribe(step: Extract<BridgeStep, { kind: 'subscribe' }>): Promise<void> {
+    if (opening !== undefined) await opening;
+    if (negotiated === undefined) return toClient(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: send initialize first'));
+    if (step.subscribe && !subscribedUris.has(step.uri) && subscribedUris.size >= MAX_SUBSCRIBED_URIS) {
+      return toClient(rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: a client subscribes to at most ${MAX_SUBSCRIBED_URIS} resources`));
+    }
+    const changed = step.subscribe ? !subscribedUris.has(step.uri) : subscribedUris.has(step.uri);
+    if (step.subscribe) subscribedUris.add(step.uri);
+    else subscribedUris.delete(step.uri);
+    if (changed) listen(negotiated);
+    toClient({ jsonrpc: '2.0', id: step.id, result: {} });
   }
 
   /** The answer to one forwarded request, after as many rounds of input as the server asks for. */
@@ -266,10 +327,14 @@ export function createLegacyStdioBridge(ports: LegacyStdioBridgePorts, options: 
         case 'forward':
           return void carry(step);
         case 'subscribe':
-          return toClient(rpcError(step.id, METHOD_NOT_FOUND, SUBSCRIPTIONS_NOT_CARRIED));
+          return void subscribe(step).catch((error: unknown) => {
+            options.onError?.(error);
+            toClient(rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the subscription failed inside the bridge'));
+          });
       }
     },
     serverLine(line) {
+      if (listenNotification(line)) return true;
       const own = ownAnswerOf(line);
       if (own === undefined) {
         passedAt = performance.now();

@@ -32,9 +32,6 @@ export type BridgeStep =
 
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
 
-/** Why a transport that does not carry resource subscriptions yet refuses them. */
-export const SUBSCRIPTIONS_NOT_CARRIED = 'mcp-sunset bridge: resource subscriptions are carried on Streamable HTTP only, not on this transport yet';
-
 /** Legacy resource subscriptions: the modern era folds them into the filter of `subscriptions/listen`. */
 const SUBSCRIBE: Readonly<Record<string, boolean>> = { 'resources/subscribe': true, 'resources/unsubscribe': false };
 

@@ -102,7 +102,9 @@ describe('createLegacyStdioBridge in front of the real modern-only v2 stdio serv
     expect(answer).toMatchObject({ id: 0, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'v2-stdio-modern-peer' }, capabilities: { tools: {} } } });
     h.send({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'debug' } });
     expect(await h.client.next()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    expect(h.server.map((m) => m.method)).toEqual(['server/discover']);
+    // The handshake asks the server for its discovery, then listens for the legacy server's pushes; nothing else reached it.
+    expect(h.server.map((m) => m.method)).toEqual(['server/discover', 'subscriptions/listen']);
+    expect(h.server[1]!.params.notifications).toEqual({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
     expect(h.server[0]!.params._meta[META_PROTOCOL_VERSION]).toBe(FIRST_MODERN_VERSION);
     expect(h.server[0]!.params._meta['io.modelcontextprotocol/clientInfo']).toEqual(CLIENT);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport as V1StdioTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FIRST_MODERN_VERSION, META_PROTOCOL_VERSION } from '../../server/protocol/versions.js';
 import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
@@ -121,6 +122,33 @@ describe('mcp-sunset wrap --bridge: a legacy stdio client in front of a modern-o
     // stdio has no acknowledgement for notifications, nor for the client's answer to the elicitation.
     expect(totals(db, 'outcome')).toEqual({ served: 8, 'no-response': 2 });
     expect(totals(db, 'outcome', { method: 'elicitation/create' })).toEqual({ 'no-response': 1 });
+  });
+
+  test('resource subscriptions and list changes reach the v1 client, from a modern subscriptions/listen the bridge holds for it', async () => {
+    const { db, log } = fresh();
+    const client = new V1Client(CLIENT_INFO);
+    const updated: string[] = [];
+    let listChanged = 0;
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => void updated.push(notification.params.uri));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void (listChanged += 1));
+    await client.connect(new V1StdioTransport(wrapped(['--bridge'], db, log, 'modern', 'bridge')));
+    try {
+      await client.subscribeResource({ uri: 'demo://about' });
+      expect(textOf(await client.callTool({ name: 'touch', arguments: { uri: 'demo://about' } }))).toBe('touched demo://about');
+      await expect.poll(() => updated, BOUND).toEqual(['demo://about']);
+      await expect.poll(() => listChanged, BOUND).toBeGreaterThan(0);
+      // A resource the client did not subscribe to reaches it not.
+      await client.callTool({ name: 'touch', arguments: { uri: 'demo://other' } });
+      await client.unsubscribeResource({ uri: 'demo://about' });
+      await client.callTool({ name: 'touch', arguments: { uri: 'demo://about' } });
+      await expect.poll(() => listChanged, BOUND).toBeGreaterThanOrEqual(3);
+      expect(updated).toEqual(['demo://about']);
+    } finally {
+      await client.close();
+    }
+    const seen = await linesSeen(log);
+    expect(seen.filter((line) => line.method === 'subscriptions/listen').length).toBe(3);
+    expect(seen.filter((line) => !isModernLine(line))).toEqual([]);
   });
 
   test('progress from the modern server reaches the v1 client through the bridge, 1..n before the result', async () => {

@@ -13,6 +13,13 @@ export function registerBridgeSurface(server: McpServer): void {
   server.registerPrompt('greet', { description: 'Greet someone', argsSchema: z.object({ name: z.string() }) }, ({ name }) => ({
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Say hello to ${name}` } }],
   }));
+  // Pushes the server makes on its own: a resource changed, and so did the tool list. On stdio they go
+  // to the connection's subscriptions/listen streams (modern) or straight to the client (legacy).
+  server.registerTool('touch', { description: 'Report a resource as updated, and the tool list as changed', inputSchema: z.object({ uri: z.string() }) }, async ({ uri }) => {
+    await server.server.sendResourceUpdated({ uri });
+    await server.server.sendToolListChanged();
+    return { content: [{ type: 'text', text: `touched ${uri}` }] };
+  });
   const confirmation = z.object({ confirm: z.boolean(), note: z.string().optional() });
   server.registerTool(
     'confirm',

@@ -21,7 +21,7 @@ if (stdinLog !== undefined) {
 }
 serveStdio(
   (ctx) => {
-    const server = new McpServer({ name: `v2-stdio-${mode}-peer`, version: '1.0.0' });
+    const server = new McpServer({ name: `v2-stdio-${mode}-peer`, version: '1.0.0' }, bridgeSurface ? { capabilities: { resources: { subscribe: true } } } : undefined);
     registerDemoTools(server, ctx.era);
     if (bridgeSurface) registerBridgeSurface(server);
     return server;
