@@ -9,6 +9,8 @@ import { legacyNotificationOf, LIST_CHANGED_FILTER } from '../protocol/legacy-no
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
+import { METHOD } from '../protocol/method-names.js';
+import { rpcError } from '../protocol/rpc-error.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
 import { createModernPoster, type UpstreamAnswer, type UpstreamMessage } from './modern-poster.js';
 import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
@@ -46,7 +48,6 @@ export interface BridgedRequest {
   bodyTooLarge: boolean;
 }
 
-type JsonRpcId = string | number | null;
 type Message = UpstreamMessage;
 type Forward = Extract<BridgeStep, { kind: 'forward' }>;
 
@@ -67,9 +68,6 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: Buffe
   });
 }
 
-function rpcError(id: JsonRpcId, code: number, message: string): Message {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
 
 /** The client failed an input request, or never answered it: the original request fails with this. */
 class InputFailed extends Error {}
@@ -193,7 +191,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const facts = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
-    for await (const message of (await postUpstream({ id: DISCOVER_ID, method: 'server/discover' }, facts, signal)).messages()) {
+    for await (const message of (await postUpstream({ id: DISCOVER_ID, method: METHOD.discover }, facts, signal)).messages()) {
       if (message.id === DISCOVER_ID) discovered = message;
     }
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
@@ -375,7 +373,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
           return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting for that answer'));
         }
         // A step was read, so the body was there.
-        return relayAnswer(req, answer, node, token, request.body!, signal);
+        return passOn(req, answer, node, request.body!, signal, token);
       }
       case 'answer':
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
@@ -383,7 +381,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         return forward(answer, step, session, abort);
       case 'subscribe': {
         const away = awayHome(session, request.headers);
-        if (away !== undefined) return relayToHome(req, answer, away, token, request.body!, signal);
+        if (away !== undefined) return passOn(req, answer, away, request.body!, signal, token);
         const refused = subscribe(session, step.uri, step.subscribe);
         return answer.json(200, refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
       }
@@ -523,22 +521,6 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     answer.end();
   }
 
-  /** Passes a request to the session's home node and answers as it did. */
-  async function relayToHome(req: IncomingMessage, answer: BridgeAnswer, home: string, token: string, body: Buffer, signal: AbortSignal): Promise<void> {
-    let relayed: Response;
-    try {
-      relayed = await fetch(new URL(req.url ?? '/', home), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
-        body,
-        signal,
-      });
-    } catch {
-      return answer.json(502, rpcError(null, INTERNAL_ERROR, "mcp-sunset bridge: the session's home node could not be reached"));
-    }
-    answer.raw(relayed.status, relayed.headers.get('content-type'), Buffer.from(await relayed.arrayBuffer()));
-  }
-
   /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
   function openChannel(answer: BridgeAnswer, abort: AbortController, entry: Serving): void {
     const id = randomBytes(16).toString('base64url');
@@ -561,7 +543,13 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   async function channelMessage(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, signal: AbortSignal): Promise<void> {
     const claim = readChannelToken(options.ring, new URL(req.url ?? '/', 'http://bridge').searchParams.get(CHANNEL_PARAM));
     if (claim === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel'));
-    if (claim.node !== '' && claim.node !== options.nodeUrl?.()) return passToNode(req, answer, claim.node, request, signal);
+    if (claim.node !== '' && claim.node !== options.nodeUrl?.()) {
+      if (request.body === undefined) {
+        req.resume();
+        return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
+      }
+      return passOn(req, answer, claim.node, request.body, signal);
+    }
     const channel = channels[claim.channelId];
     if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
     const step = readStep(req, answer, request);
@@ -630,38 +618,21 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       });
   }
 
-  /** Passes an HTTP+SSE message to the node holding its channel, and answers as that node did. */
-  async function passToNode(req: IncomingMessage, answer: BridgeAnswer, node: string, request: BridgedRequest, signal: AbortSignal): Promise<void> {
-    if (request.body === undefined) {
-      req.resume();
-      return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
-    }
+  /**
+   * Passes a POST on to the node that can act on it and answers the client as that node did. With the
+   * session's `token` it goes marked as relayed, counted here and not there (a client's answer, a
+   * subscription); without, it is a channel's message, which the node holding the channel counts.
+   */
+  async function passOn(req: IncomingMessage, answer: BridgeAnswer, node: string, body: Buffer, signal: AbortSignal, token?: string): Promise<void> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (token !== undefined) Object.assign(headers, { [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) });
     let passed: Response;
     try {
-      passed = await fetch(new URL(req.url ?? '/', node), { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body, signal });
+      passed = await fetch(new URL(req.url ?? '/', node), { method: 'POST', headers, body, signal });
     } catch {
-      return answer.json(502, rpcError(null, INTERNAL_ERROR, 'mcp-sunset bridge: the node holding this channel could not be reached'));
+      return answer.json(502, rpcError(null, INTERNAL_ERROR, `mcp-sunset bridge: the node ${node} could not be reached`));
     }
     answer.raw(passed.status, passed.headers.get('content-type'), Buffer.from(await passed.arrayBuffer()));
-  }
-
-  /** Passes a client's answer to the node waiting for it, and answers the client as that node did. */
-  async function relayAnswer(req: IncomingMessage, answer: BridgeAnswer, node: string, token: string, body: Buffer, signal: AbortSignal): Promise<void> {
-    let status: number;
-    try {
-      const relayed = await fetch(new URL(req.url ?? '/', node), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
-        body,
-        signal,
-      });
-      await relayed.arrayBuffer();
-      status = relayed.status;
-    } catch {
-      status = 502;
-    }
-    if (status === 202) return answer.empty(202);
-    answer.json(status >= 500 ? 502 : 400, rpcError(null, INVALID_REQUEST, `mcp-sunset bridge: the node waiting for that answer did not take it (HTTP ${status})`));
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {

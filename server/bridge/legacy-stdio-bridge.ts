@@ -8,6 +8,7 @@ import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js'
 import { legacyNotificationOf, LIST_CHANGED_FILTER, META_SUBSCRIPTION_ID } from '../protocol/legacy-notification-of.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { METHOD } from '../protocol/method-names.js';
+import { rpcError } from '../protocol/rpc-error.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { isId, parseJson, type JsonRpcId } from '../protocol/read-json-rpc.js';
 
@@ -71,9 +72,6 @@ class Cancelled extends Error {}
 /** The client failed an input request, or never answered it: the original request fails with this. */
 class InputFailed extends Error {}
 
-function rpcError(id: JsonRpcId | null, code: number, message: string): Message {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
 
 /** A batch is refused request by request, each under its own id, as a server answers a batch. */
 function refuseBatch(batch: unknown[], message: string): unknown {

@@ -21,6 +21,17 @@ function oneDay(rows: ShareRow[], scope: ShareSeriesInput['scope'] = LEGACY, bas
 const REFUSED: Outcome[] = ['unsupported-version', 'header-mismatch', 'missing-capability', 'method-not-found', 'invalid-params', 'session-gone', 'client-error', 'blocked'];
 const FAILED: Outcome[] = ['server-error', 'upstream-unreachable', 'no-response', 'cancelled'];
 
+/** One share row of any dimensions, on a day of the three weeks the properties cover. */
+const rowArb = fc.record({
+  day: fc.integer({ min: 0, max: 20 }).map((d) => START + d * DAY_MS + 3_600_000),
+  era: fc.constantFrom(...ERAS),
+  transport: fc.constantFrom(...TRANSPORTS),
+  version: fc.constantFrom('2024-11-05', '2025-06-18', '2026-07-28'),
+  outcome: fc.constantFrom(...OUTCOMES),
+  requestClass: fc.constantFrom(...REQUEST_CLASSES),
+  count: fc.integer({ min: 0, max: 1000 }),
+});
+
 describe('computeShareSeries', () => {
   test('counts served-as-legacy in the legacy numerator and every served request in the denominator', () => {
     const point = oneDay([
@@ -191,15 +202,6 @@ describe('computeShareSeries', () => {
   });
 
   test('0 ≤ bridged ≤ inScope, so the bridged share never exceeds the share (property)', () => {
-    const rowArb = fc.record({
-      day: fc.integer({ min: 0, max: 20 }).map((d) => START + d * DAY_MS + 3_600_000),
-      era: fc.constantFrom(...ERAS),
-      transport: fc.constantFrom(...TRANSPORTS),
-      version: fc.constantFrom('2024-11-05', '2025-06-18', '2026-07-28'),
-      outcome: fc.constantFrom(...OUTCOMES),
-      requestClass: fc.constantFrom(...REQUEST_CLASSES),
-      count: fc.integer({ min: 0, max: 1000 }),
-    });
     const scopeArb = fc.constantFrom<ShareSeriesInput['scope']>(LEGACY, { kind: 'transport', value: 'stdio' }, { kind: 'version', value: '2025-06-18' });
     // Bridged rows are some of the share rows' requests, with any count up to the row's.
     const inputArb = fc.array(fc.tuple(rowArb, fc.boolean(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 40 }).map((drawn) => ({
@@ -219,15 +221,6 @@ describe('computeShareSeries', () => {
   });
 
   test('share stays in [0, 1] and each request lands in at most one column (property)', () => {
-    const rowArb = fc.record({
-      day: fc.integer({ min: 0, max: 20 }).map((d) => START + d * DAY_MS + 3_600_000),
-      era: fc.constantFrom(...ERAS),
-      transport: fc.constantFrom(...TRANSPORTS),
-      version: fc.constantFrom('2024-11-05', '2025-06-18', '2026-07-28'),
-      outcome: fc.constantFrom(...OUTCOMES),
-      requestClass: fc.constantFrom(...REQUEST_CLASSES),
-      count: fc.integer({ min: 0, max: 1000 }),
-    });
     const scopeArb = fc.constantFrom<ShareSeriesInput['scope']>(LEGACY, { kind: 'transport', value: 'http+sse' }, { kind: 'version', value: '2025-06-18' });
     fc.assert(
       fc.property(fc.array(rowArb, { maxLength: 60 }), scopeArb, fc.constantFrom(...SHARE_BASES), fc.constantFrom('day' as const, 'week' as const), (rows, scope, basis, bucket) => {
