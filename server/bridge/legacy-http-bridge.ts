@@ -5,13 +5,13 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LEGACY_BAD_REQUEST, PA
 import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
 import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
-import { legacyNotificationOf, LIST_CHANGED_FILTER } from '../protocol/legacy-notification-of.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
 import { modernizeLegacyRequest, type HandshakeFacts } from '../protocol/modernize-legacy-request.js';
 import { HEADER } from '../protocol/versions.js';
 import { METHOD } from '../protocol/method-names.js';
 import { rpcError } from '../protocol/rpc-error.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
+import { createBridgeListens } from './bridge-listens.js';
 import { createModernPoster, type UpstreamAnswer, type UpstreamMessage } from './modern-poster.js';
 import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
@@ -117,23 +117,6 @@ interface Serving extends Listed {
   idle: boolean;
 }
 
-/** A session's standalone stream on its home node, and the listen behind it now. */
-interface Standalone {
-  session: BridgeSession;
-  answer: BridgeAnswer;
-  closed: AbortSignal;
-  current: AbortController | undefined;
-  /** An HTTP+SSE channel's stream, which also carries answers: it outlives a listen, which is opened again. */
-  channel: boolean;
-}
-
-/** Bounds on what a home node holds for resource subscriptions, whatever clients send. */
-const MAX_SUBSCRIBED_SESSIONS = 10_000;
-const MAX_URIS_PER_SESSION = 64;
-const MAX_URI_CHARS = 2048;
-/** How soon a channel's listen the server ended is opened again. */
-const RELISTEN_AFTER_MS = 1_000;
-
 /** An HTTP+SSE channel this node holds: its stream, and the session its `initialize` opened. */
 interface Channel {
   id: string;
@@ -167,15 +150,13 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   const waiting: Record<string, (answer: { result: unknown; error: unknown }) => void> = Object.create(null) as Record<string, (answer: { result: unknown; error: unknown }) => void>;
   const serving = new OpenList<Serving>();
   const channels: Record<string, Channel> = Object.create(null) as Record<string, Channel>;
-  // On a session's home node: the resources it subscribed to, and its open standalone streams.
-  const subscribed: Record<string, { uris: Set<string>; expiresAt: number }> = Object.create(null) as Record<string, { uris: Set<string>; expiresAt: number }>;
-  let subscribedCount = 0;
-  const standalone: Record<string, Standalone[]> = Object.create(null) as Record<string, Standalone[]>;
   const keyOf = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
   const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
 
   const poster = createModernPoster(options.upstream);
+  // On a session's home node: its standalone streams and the listens behind them.
+  const listens = createBridgeListens((request, session, signal) => postUpstream(request, session, signal), options.now);
 
   function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<UpstreamAnswer> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
@@ -331,7 +312,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       entry.idle = true;
       const away = awayHome(opened.session, request.headers);
       if (away !== undefined) return streamFromHome(req, answer, away, token, signal);
-      return listen(answer, opened.session, signal);
+      return listens.listen(answer, opened.session, signal);
     }
     if (request.method !== 'POST') {
       // No termination, and no stream without a session: a legacy client is told so (405) and carries on.
@@ -382,7 +363,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'subscribe': {
         const away = awayHome(session, request.headers);
         if (away !== undefined) return passOn(req, answer, away, request.body!, signal, token);
-        const refused = subscribe(session, step.uri, step.subscribe);
+        const refused = listens.subscribe(session, step.uri, step.subscribe);
         return answer.json(200, refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
       }
     }
@@ -393,116 +374,6 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     const { home } = session;
     if (home === undefined || home === '' || home === options.nodeUrl?.()) return undefined;
     return isRelayed(options.ring, headers, HEADER.sessionId) ? undefined : home;
-  }
-
-  /** The filter of the listen behind a session's standalone stream: the list changes, and the resources it subscribed to. */
-  function filterOf(session: BridgeSession): Record<string, unknown> {
-    const uris = subscribed[session.id]?.uris;
-    return uris === undefined || uris.size === 0 ? LIST_CHANGED_FILTER : { ...LIST_CHANGED_FILTER, resourceSubscriptions: [...uris] };
-  }
-
-  /**
-   * A session's standalone stream, on its home node: the notifications of a modern
-   * `subscriptions/listen` for the list changes and the resources the session subscribed to. A
-   * server that does not take the listen leaves the client the 405 it would have had.
-   */
-  async function listen(answer: BridgeAnswer, session: BridgeSession, closed: AbortSignal): Promise<void> {
-    const stream: Standalone = { session, answer, closed, current: undefined, channel: false };
-    const first = new AbortController();
-    const id = `mcp-sunset-bridge-listen-${randomBytes(9).toString('base64url')}`;
-    closed.addEventListener('abort', () => first.abort(), { once: true });
-    const upstream = await postUpstream({ id, method: 'subscriptions/listen', params: { notifications: filterOf(session) } }, session, first.signal);
-    if (!upstream.stream) {
-      for await (const _message of upstream.messages());
-      return answer.empty(405, ['Allow', 'POST']);
-    }
-    stream.current = first;
-    answer.openStream();
-    (standalone[session.id] ??= []).push(stream);
-    closed.addEventListener('abort', () => forget(stream), { once: true });
-    await pass(stream, first, id, upstream);
-  }
-
-  /** A stream that ended, by the client or the server, takes no more subscription changes. */
-  function forget(stream: Standalone): void {
-    const open = standalone[stream.session.id];
-    if (open === undefined || !open.includes(stream)) return;
-    open.splice(open.indexOf(stream), 1);
-    if (open.length === 0) delete standalone[stream.session.id];
-  }
-
-  /** Passes one listen's notifications to the stream while it is the stream's listen, or about to be. */
-  async function pass(stream: Standalone, mine: AbortController, id: string, upstream: UpstreamAnswer): Promise<void> {
-    try {
-      for await (const message of upstream.messages()) {
-        if (message.id === id) break; // the listen's own end
-        if (message.method === 'notifications/subscriptions/acknowledged') {
-          // The new filter is in force: the listen it replaces can go. Until now both ran, so nothing fell between them.
-          const previous = stream.current;
-          stream.current = mine;
-          if (previous !== mine) previous?.abort();
-          continue;
-        }
-        const legacy = legacyNotificationOf(message);
-        if (legacy !== undefined && !stream.closed.aborted) stream.answer.event(legacy);
-      }
-    } catch {
-      // Aborted: replaced by a newer listen, or the client went away.
-    }
-    // The server ended the listen the stream relied on: ending the stream makes the client open it again.
-    if (stream.current !== mine || stream.closed.aborted) return;
-    if (stream.channel) {
-      // A channel's client does not open its stream again: the bridge opens the listen again instead.
-      stream.current = undefined;
-      return void setTimeout(() => stream.closed.aborted || relisten(stream), RELISTEN_AFTER_MS).unref();
-    }
-    forget(stream);
-    stream.answer.end();
-  }
-
-  /** Opens a listen with the session's filter now, to replace the current one once the server acknowledges it. */
-  function relisten(stream: Standalone): void {
-    const mine = new AbortController();
-    const stop = () => mine.abort();
-    stream.closed.addEventListener('abort', stop, { once: true });
-    const id = `mcp-sunset-bridge-listen-${randomBytes(9).toString('base64url')}`;
-    postUpstream({ id, method: 'subscriptions/listen', params: { notifications: filterOf(stream.session) } }, stream.session, mine.signal)
-      .then(async (upstream) => {
-        if (!upstream.stream) {
-          for await (const _message of upstream.messages());
-          return;
-        }
-        await pass(stream, mine, id, upstream);
-      })
-      .catch(() => undefined)
-      .finally(() => stream.closed.removeEventListener('abort', stop));
-  }
-
-  /** Adds or drops a resource of a session's subscriptions, on its home node; answers why not, when it cannot. */
-  function subscribe(session: BridgeSession, uri: string, on: boolean): string | undefined {
-    if (uri.length > MAX_URI_CHARS) return `a subscribed uri is at most ${MAX_URI_CHARS} characters`;
-    let entry = subscribed[session.id];
-    if (entry === undefined) {
-      if (!on) return undefined;
-      if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) {
-        const now = options.now();
-        for (const [id, held] of Object.entries(subscribed)) {
-          if (held.expiresAt <= now) {
-            delete subscribed[id];
-            subscribedCount -= 1;
-          }
-        }
-        if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) return 'this node holds as many subscribed sessions as it may';
-      }
-      entry = subscribed[session.id] = { uris: new Set(), expiresAt: session.expiresAt };
-      subscribedCount += 1;
-    }
-    if (on && !entry.uris.has(uri) && entry.uris.size >= MAX_URIS_PER_SESSION) return `a session subscribes to at most ${MAX_URIS_PER_SESSION} resources`;
-    const changed = on ? !entry.uris.has(uri) : entry.uris.has(uri);
-    if (on) entry.uris.add(uri);
-    else entry.uris.delete(uri);
-    if (changed) for (const stream of standalone[session.id] ?? []) relisten(stream);
-    return undefined;
   }
 
   /** A standalone stream opened on another node than the session's home: passed on from the home node as it comes. */
@@ -576,7 +447,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
         return channel.stream.event({ jsonrpc: '2.0', id: step.id, result: step.result });
       case 'subscribe': {
         if (session === undefined) return channel.stream.event(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: initialize first'));
-        const refused = subscribe(session, step.uri, step.subscribe);
+        const refused = listens.subscribe(session, step.uri, step.subscribe);
         return channel.stream.event(refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
       }
       case 'initialize':
@@ -586,10 +457,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
           channel.session = opened.session;
           channel.stream.event({ jsonrpc: '2.0', id: step.id, result: opened.result });
           // The channel's stream is also the legacy server's push channel: list changes and subscribed resources.
-          const stream: Standalone = { session: opened.session, answer: channel.stream, closed: channel.closed, current: undefined, channel: true };
-          (standalone[opened.session.id] ??= []).push(stream);
-          channel.closed.addEventListener('abort', () => forget(stream), { once: true });
-          relisten(stream);
+          listens.attachChannel(channel.stream, opened.session, channel.closed);
         });
       case 'forward':
         if (session === undefined) return channel.stream.event(rpcError(step.id, INVALID_REQUEST, 'mcp-sunset bridge: initialize first'));
