@@ -33,7 +33,7 @@ export type BridgeStep =
 const ANSWERED_AT_EDGE: ReadonlySet<string> = new Set(['ping', 'logging/setLevel']);
 
 /** Legacy resource subscriptions: the modern era folds them into the filter of `subscriptions/listen`. */
-const SUBSCRIBE: Readonly<Record<string, boolean>> = { 'resources/subscribe': true, 'resources/unsubscribe': false };
+const SUBSCRIBE: ReadonlyMap<string, boolean> = new Map([['resources/subscribe', true], ['resources/unsubscribe', false]]);
 
 /** Decides the bridge's step for one parsed POST body of a legacy session. Pure; never throws. */
 export function bridgeStep(body: unknown): BridgeStep {
@@ -51,7 +51,7 @@ export function bridgeStep(body: unknown): BridgeStep {
   if (!isId(id)) return { kind: 'refuse', id: null, code: INVALID_REQUEST, message: 'mcp-sunset bridge: a request id must be a string or a number' };
   if (method === 'initialize') return { kind: 'initialize', id, params: isRecord(params) ? params : {} };
   if (ANSWERED_AT_EDGE.has(method)) return { kind: 'answer', id, result: {} };
-  const subscribe = Object.hasOwn(SUBSCRIBE, method) ? SUBSCRIBE[method] : undefined;
+  const subscribe = SUBSCRIBE.get(method);
   if (subscribe !== undefined) {
     const uri = isRecord(params) ? params.uri : undefined;
     if (typeof uri !== 'string' || uri === '') return { kind: 'refuse', id, code: INVALID_PARAMS, message: `mcp-sunset bridge: ${method} needs params.uri` };

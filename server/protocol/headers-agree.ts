@@ -3,15 +3,10 @@
  * The body is the truth (26:basic/transports/index.mdx L38-50); a disagreement is recorded, never
  * used to re-classify.
  */
+import { NAMED_PARAM } from './named-param.js';
 import { HEADER } from './versions.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
-
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /** The first value of a header, as Node hands it over. */
 export function headerValue(headers: Headers, name: string): string | undefined {
@@ -42,7 +37,7 @@ export function headersAgree(
 ): boolean {
   if (headerValue(headers, HEADER.protocolVersion) !== body.version) return false;
   if (headerValue(headers, HEADER.method) !== body.method) return false;
-  const nameKey = NAMED_METHODS[body.method];
+  const nameKey = NAMED_PARAM.get(body.method);
   if (nameKey === undefined) return true;
   const expected = body.params?.[nameKey];
   const raw = headerValue(headers, HEADER.name);

@@ -17,11 +17,11 @@ export interface InputRequired {
  * Methods an `input_required` result may embed, and the first legacy version in which the server
  * could send each as a request of its own (S26:schema.ts InputRequests; 26:basic/patterns/mrtr.mdx).
  */
-export const EMBEDDED_REQUEST_SINCE: Readonly<Record<string, string>> = {
-  'elicitation/create': '2025-06-18',
-  'sampling/createMessage': '2024-11-05',
-  'roots/list': '2024-11-05',
-};
+export const EMBEDDED_REQUEST_SINCE: ReadonlyMap<string, string> = new Map([
+  ['elicitation/create', '2025-06-18'],
+  ['sampling/createMessage', '2024-11-05'],
+  ['roots/list', '2024-11-05'],
+]);
 
 /**
  * The input a modern `input_required` result asks for, or undefined when the result is anything
@@ -50,7 +50,7 @@ export function inputRequiredOf(result: unknown): InputRequired | undefined {
  * undefined when it can. Versions are dates, so they compare as strings.
  */
 export function unmappableInputRequest(request: EmbeddedInputRequest, version: string): string | undefined {
-  const since = EMBEDDED_REQUEST_SINCE[request.method];
+  const since = EMBEDDED_REQUEST_SINCE.get(request.method);
   if (since === undefined) return `the server asked for input of a kind the legacy era has no request for (${request.method})`;
   if (version < since) return `the server asked for ${request.method}, which protocol version ${version} does not have (it came in ${since})`;
   return undefined;

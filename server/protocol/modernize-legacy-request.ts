@@ -1,6 +1,7 @@
 import { encodeHeaderValue } from './encode-header-value.js';
 import { FIRST_MODERN_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from './versions.js';
 import { isRecord } from './is-record.js';
+import { NAMED_PARAM } from './named-param.js';
 
 /** What a legacy session settled in its handshake, which every modern request must carry itself. */
 export interface HandshakeFacts {
@@ -16,7 +17,6 @@ export interface ModernizedRequest {
 }
 
 /** Where `Mcp-Name` comes from, per method (26:basic/transports/streamable-http.mdx §Request Metadata). */
-const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /**
  * Turns one request of a legacy session into a self-contained modern request: its `_meta` carries
@@ -47,7 +47,7 @@ export function modernizeLegacyRequest(
     ['MCP-Protocol-Version', version],
     ['Mcp-Method', request.method],
   ];
-  const nameParam = NAME_PARAM[request.method];
+  const nameParam = NAMED_PARAM.get(request.method);
   const name = nameParam === undefined ? undefined : params[nameParam];
   if (typeof name === 'string') headers.push(['Mcp-Name', encodeHeaderValue(name)]);
   return { message, headers };

@@ -45,6 +45,9 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
  */
 export function createCallerIdentifier(options: CallerIdentityOptions): (req: IncomingMessage) => Caller {
   const trust = proxyaddr.compile([...options.trustedProxies]);
+  // The key looked up is whatever a client sent: in a plain object, `constructor` or `__proto__`
+  // would find a built-in and make a function the caller. A Map holds only what the operator wrote.
+  const staticMap = new Map(Object.entries(options.staticMap));
   // Callers reuse one token for many requests; an HMAC per request would be most of the cost.
   // The cache lives in memory only, like the request headers it is keyed by.
   const fingerprints = new LRUCache<string, string>({ max: options.cacheSize ?? 1024 });
@@ -68,9 +71,9 @@ export function createCallerIdentifier(options: CallerIdentityOptions): (req: In
     },
     'static-map': (req) => {
       const apiKey = headerOf(req, options.apiKeyHeader);
-      const byKey = apiKey === undefined ? undefined : options.staticMap[apiKey];
+      const byKey = apiKey === undefined ? undefined : staticMap.get(apiKey);
       const fingerprint = fingerprintOf(req.headers.authorization);
-      const name = byKey ?? (fingerprint === undefined ? undefined : options.staticMap[fingerprint]);
+      const name = byKey ?? (fingerprint === undefined ? undefined : staticMap.get(fingerprint));
       return name === undefined ? undefined : { integration: name, source: 'static-map' };
     },
     bearer: (req) => {

@@ -107,3 +107,15 @@ describe('createCallerIdentifier', () => {
     expect(identify(request({ 'user-agent': 'claude-code/9' }))).toEqual(ANONYMOUS);
   });
 });
+
+describe('keys no operator wrote', () => {
+  const names = [...new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), '__proto__', 'prototype'])];
+  test.each(names)('an API key or bearer of %s never finds a built-in: the caller is a string from the map, a fingerprint, or anonymous', (name) => {
+    const identify = createCallerIdentifier({ ...BASE, order: ['static-map', 'bearer'] });
+    const byKey = identify(request({ [BASE.apiKeyHeader]: name }));
+    expect(byKey).toEqual(ANONYMOUS);
+    const byBearer = identify(request({ authorization: `Bearer ${name}` }));
+    expect(typeof byBearer.integration).toBe('string');
+    expect(byBearer.source).toBe('bearer-fingerprint');
+  });
+});
