@@ -16,6 +16,11 @@ export interface MeteringHealthReport {
     retainedEvents: number;
     spooledEvents: number;
     droppedEvents: number;
+    /** Of `droppedEvents`, those in cells the store refused while it took the rest of their flush. */
+    refusedEvents: number;
+    refusedCells: number;
+    /** Why counts were last lost for good; null while none were. */
+    lastDropReason: string | null;
     overflowedEvents: number;
     overflowedCallerEvents: number;
     meteringErrors: number;
@@ -54,7 +59,7 @@ function degradedReason(input: MeteringHealthInput): string | null {
   const { flush } = input;
   if (!input.store.available) return `database unavailable: ${input.store.error ?? 'unknown error'}`;
   if (flush.consecutiveFailures > 0) return `flushes failing (${flush.consecutiveFailures} in a row): ${flush.lastError ?? 'unknown error'}`;
-  if (flush.droppedEvents > 0) return `${flush.droppedEvents} counts dropped after failed flushes`;
+  if (flush.droppedEvents > 0) return flush.lastDropReason === undefined ? `${flush.droppedEvents} counts dropped after failed flushes` : `${flush.droppedEvents} counts dropped; the last because ${flush.lastDropReason}`;
   if (input.meteringErrors > 0) return `${input.meteringErrors} metering errors`;
   if ((input.spooledEvents ?? 0) > 0) return `${input.spooledEvents} spooled counts not yet stored`;
   return null;
@@ -80,6 +85,9 @@ export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealt
       retainedEvents: flush.retainedEvents,
       spooledEvents: input.spooledEvents ?? 0,
       droppedEvents: flush.droppedEvents,
+      refusedEvents: flush.refusedEvents,
+      refusedCells: flush.refusedCells,
+      lastDropReason: flush.lastDropReason ?? null,
       overflowedEvents: counts.overflowedEvents,
       overflowedCallerEvents: counts.overflowedCallerEvents,
       meteringErrors: input.meteringErrors,

@@ -1,6 +1,8 @@
 import { idleHeartbeatDue } from './idle-heartbeat-due.js';
 import type { Tally } from './tally.js';
 import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink } from './tally-cell.js';
+import { batchSeq } from './batch-seq.js';
+import { writeIsolatingRefusals, type RefusedCells } from './write-isolating-refusals.js';
 
 export interface FlusherOptions {
   tally: Tally;
@@ -51,6 +53,12 @@ export interface FlushHealth {
   retainedEvents: number;
   /** Events moved to the spill after their attempts ran out, waiting for the store. */
   spilledEvents: number;
+  /** Of `droppedEvents`, those in cells or sightings the store refused while it took the rest. */
+  refusedEvents: number;
+  /** Cells and sightings the store refused. */
+  refusedCells: number;
+  /** Why counts were last lost for good (the store's refusal, an unreadable spill); undefined while none were. */
+  lastDropReason: string | undefined;
 }
 
 interface Retained {
@@ -80,6 +88,7 @@ export class Flusher {
   private nextSeq = 1;
   private queue: Promise<unknown> = Promise.resolve();
   private lastHeartbeat: NodeHeartbeat | undefined;
+  private spillAbandoned = false;
   private readonly state: FlushHealth = {
     lastFlushAt: undefined,
     lastAttemptAt: undefined,
@@ -89,6 +98,9 @@ export class Flusher {
     droppedEvents: 0,
     retainedEvents: 0,
     spilledEvents: 0,
+    refusedEvents: 0,
+    refusedCells: 0,
+    lastDropReason: undefined,
   };
 
   constructor(private readonly options: FlusherOptions) {
@@ -149,8 +161,9 @@ export class Flusher {
       return true;
     }
     const sent = [...this.retained];
+    const batches = [...spilled, ...sent.map((r) => this.sequenced(r))];
     try {
-      await this.options.sink.write([...spilled, ...sent.map((r) => this.sequenced(r))], now, heartbeat);
+      await this.writeOrIsolate(batches, now, heartbeat);
       if (spilled.length > 0) this.options.spill?.clear();
       this.retained = this.retained.filter((r) => !sent.includes(r));
       if (heartbeat !== undefined) this.lastHeartbeat = heartbeat;
@@ -162,19 +175,62 @@ export class Flusher {
     }
   }
 
+  /**
+   * Writes the batches; when the store refuses them while it answers, the fault is in what they
+   * hold, and no retry can cure it: they are written piece by piece, and only the refused cells are
+   * lost, counted. A store that does not answer rejects, and the whole write is retried later.
+   */
+  private async writeOrIsolate(batches: readonly SequencedBatch[], now: number, heartbeat: NodeHeartbeat | undefined): Promise<void> {
+    try {
+      await this.options.sink.write(batches, now, heartbeat);
+      return;
+    } catch (error) {
+      try {
+        await this.options.sink.write([], now);
+      } catch {
+        throw error;
+      }
+    }
+    const { refused } = await writeIsolatingRefusals(this.options.sink, batches, now, heartbeat);
+    this.refused(refused);
+  }
+
+  private refused(refused: readonly RefusedCells[]): void {
+    for (const r of refused) {
+      this.state.droppedEvents += r.events;
+      this.state.refusedEvents += r.events;
+      this.state.refusedCells += r.cells + r.sightings;
+      this.state.lastDropReason = `the store refused ${r.cells + r.sightings === 1 ? 'a cell' : `${r.cells + r.sightings} cells`}: ${r.reason}`;
+    }
+  }
+
   private drainIntoRetained(): void {
     const fresh = this.options.tally.drain();
     if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
-      this.retained.push({ seq: this.nextSeq, batch: fresh, attempts: 0, events: eventsIn(fresh) });
+      this.retained.push({ seq: batchSeq(this.nextSeq), batch: fresh, attempts: 0, events: eventsIn(fresh) });
       this.nextSeq += 1;
     }
   }
 
-  /** What the spill holds; unreadable, it holds nothing this flush can write (and newer batches go on). */
+  /**
+   * What the spill holds. Unreadable, it holds nothing this flush can write, and newer batches go
+   * on: its batches, lower in sequence, would be skipped by any later write, so their counts are
+   * lost here, counted as dropped, and the spill is emptied.
+   */
   private readSpill(): SequencedBatch[] {
+    if (this.spillAbandoned) return [];
     try {
       return this.options.spill?.read() ?? [];
-    } catch {
+    } catch (error) {
+      this.state.droppedEvents += this.spilledEvents();
+      this.state.lastDropReason = `the spill could not be read: ${error instanceof Error ? error.message : String(error)}`;
+      try {
+        this.options.spill?.clear();
+      } catch {
+        // Left in place, its batches would be skipped by sequence when read, and counted twice as
+        // dropped: the spill is not used again by this process.
+        this.spillAbandoned = true;
+      }
       return [];
     }
   }
@@ -197,6 +253,7 @@ export class Flusher {
   }
 
   private spilledEvents(): number {
+    if (this.spillAbandoned) return 0;
     try {
       return this.options.spill?.events() ?? 0;
     } catch {
@@ -207,6 +264,7 @@ export class Flusher {
   /** Moves batches that ran out of attempts to the spill, in order; answers whether it took them. */
   private spillOut(expired: readonly Retained[]): boolean {
     if (expired.length === 0) return true;
+    if (this.spillAbandoned) return false;
     try {
       return this.options.spill?.append(expired.map((r) => this.sequenced(r))) ?? false;
     } catch {
@@ -246,6 +304,7 @@ export class Flusher {
     const dropped = expiredEvents - spilled;
     this.retained = keep;
     this.state.droppedEvents += dropped;
+    if (dropped > 0) this.state.lastDropReason = `the store kept failing (${this.state.lastError}) and the spill could not take them`;
     this.options.onError?.(error, { attempt: this.state.consecutiveFailures, droppedEvents: dropped, spilledEvents: spilled, retainedEvents: this.health().retainedEvents, final });
   }
 }

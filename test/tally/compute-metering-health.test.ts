@@ -7,7 +7,7 @@ const HEALTHY: MeteringHealthInput = {
   startedAt: Date.UTC(2026, 11, 1, 12, 0, 0),
   now: Date.UTC(2026, 11, 1, 12, 1, 30, 400),
   store: { path: 'a.db', available: true, error: undefined },
-  flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0, spilledEvents: 0 },
+  flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0, spilledEvents: 0, refusedEvents: 0, refusedCells: 0, lastDropReason: undefined },
   counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2 },
   meteringErrors: 0,
   openSessions: 4,
@@ -28,6 +28,7 @@ describe('computeMeteringHealth', () => {
   test.each([
     ['no store', { store: { path: 'a.db', available: false, error: 'read-only' } }, 'database unavailable: read-only'],
     ['counts dropped', { flush: { ...HEALTHY.flush, droppedEvents: 1 } }, '1 counts dropped after failed flushes'],
+    ['cells the store refused', { flush: { ...HEALTHY.flush, droppedEvents: 3, refusedEvents: 3, refusedCells: 1, lastDropReason: 'the store refused a cell: bad' } }, '3 counts dropped; the last because the store refused a cell: bad'],
     ['a flush failing now', { flush: { ...HEALTHY.flush, consecutiveFailures: 1, lastError: 'locked' } }, 'flushes failing (1 in a row): locked'],
     ['a fault in metering', { meteringErrors: 1 }, '1 metering errors'],
     ['spooled counts not yet stored', { spooledEvents: 12 }, '12 spooled counts not yet stored'],

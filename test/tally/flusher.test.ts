@@ -1,3 +1,4 @@
+import { batchSeq } from '../../server/tally/batch-seq.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Flusher, type FlusherOptions } from '../../server/tally/flusher.js';
@@ -107,6 +108,9 @@ describe('Flusher', () => {
       droppedEvents: 0,
       retainedEvents: 0,
       spilledEvents: 0,
+      refusedEvents: 0,
+      refusedCells: 0,
+      lastDropReason: undefined,
     });
   });
 
@@ -249,8 +253,8 @@ describe('Flusher', () => {
     expect(batches.reduce((sum, b) => sum + b.batch.cells.reduce((s, cell) => s + cell.count, 0), 0)).toBe(6);
     // Each under this flusher's stream and its own number, so a replay writes each once.
     expect(batches.map((b) => [b.stream, b.node, b.seq])).toEqual([
-      [flusher.stream, 'n', 1],
-      [flusher.stream, 'n', 2],
+      [flusher.stream, 'n', batchSeq(1)],
+      [flusher.stream, 'n', batchSeq(2)],
     ]);
     expect(flusher.takeRetained().events).toBe(0);
     expect(flusher.health().retainedEvents).toBe(0);
@@ -268,12 +272,12 @@ describe('Flusher', () => {
     add(1, 'tools/list');
     await flusher.flushNow();
     expect(sink.offered.map((b) => [b.stream, b.node, b.seq, b.batch.cells.map((c) => `${c.method}×${c.count}`)])).toEqual([
-      [flusher.stream, 'n', 1, ['tools/call×3']],
-      [flusher.stream, 'n', 1, ['tools/call×3']],
-      [flusher.stream, 'n', 2, ['tools/list×2']],
-      [flusher.stream, 'n', 1, ['tools/call×3']],
-      [flusher.stream, 'n', 2, ['tools/list×2']],
-      [flusher.stream, 'n', 3, ['tools/list×1']],
+      [flusher.stream, 'n', batchSeq(1), ['tools/call×3']],
+      [flusher.stream, 'n', batchSeq(1), ['tools/call×3']],
+      [flusher.stream, 'n', batchSeq(2), ['tools/list×2']],
+      [flusher.stream, 'n', batchSeq(1), ['tools/call×3']],
+      [flusher.stream, 'n', batchSeq(2), ['tools/list×2']],
+      [flusher.stream, 'n', batchSeq(3), ['tools/list×1']],
     ]);
   });
 
@@ -285,7 +289,7 @@ describe('Flusher', () => {
     sink.loseAnswer = false;
     add(1, 'tools/list');
     expect(await flusher.flushNow()).toBe(true);
-    expect(sink.offered.map((b) => b.seq)).toEqual([1, 1, 2]);
+    expect(sink.offered.map((b) => b.seq)).toEqual([batchSeq(1), batchSeq(1), batchSeq(2)]);
   });
 
   test('writes under the stream it is given (the pipeline gives each process a fresh one)', async () => {
@@ -314,7 +318,7 @@ describe('Flusher', () => {
     release();
     expect(await Promise.all([first, second])).toEqual([true, true]);
     expect(sink.attempts).toBe(2);
-    expect(sink.offered.map((b) => b.seq)).toEqual([1, 2]);
+    expect(sink.offered.map((b) => b.seq)).toEqual([batchSeq(1), batchSeq(2)]);
     expect(sink.methods()).toEqual(['tools/call×2', 'tools/list×1']);
   });
 });

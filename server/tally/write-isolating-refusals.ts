@@ -1,0 +1,92 @@
+import { pieceRange } from './batch-seq.js';
+import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink, TallyWrite } from './tally-cell.js';
+
+/** What the store would not take, for good: the events lost, and why. */
+export interface RefusedCells {
+  cells: number;
+  sightings: number;
+  events: number;
+  reason: string;
+}
+
+export interface IsolatedWrite {
+  write: TallyWrite;
+  refused: RefusedCells[];
+}
+
+function eventsOf(batch: TallyBatch): number {
+  return batch.cells.reduce((sum, cell) => sum + cell.count, 0);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function add(into: TallyWrite, write: TallyWrite): void {
+  into.written += write.written;
+  into.skipped += write.skipped;
+  into.writtenEvents += write.writtenEvents;
+}
+
+/** Halves a batch's cells and sightings, as one list, into two batches. */
+function halves(batch: TallyBatch): [TallyBatch, TallyBatch] {
+  const items = batch.cells.length + batch.integrations.length;
+  const half = Math.ceil(items / 2);
+  const cellsFirst = Math.min(half, batch.cells.length);
+  const sightingsFirst = half - cellsFirst;
+  return [
+    { cells: batch.cells.slice(0, cellsFirst), integrations: batch.integrations.slice(0, sightingsFirst) },
+    { cells: batch.cells.slice(cellsFirst), integrations: batch.integrations.slice(sightingsFirst) },
+  ];
+}
+
+/**
+ * Writes batches the store refused as a whole (it answers, so the fault is in what they hold) one
+ * by one, and halves any it refuses again until each refusal is one cell or one sighting: those are
+ * lost and reported, everything else is stored. A piece written under `seq` takes the numbers below
+ * it for its own halves (see `batchSeq`), so the stream stays in order and a retried piece is skipped.
+ * A failure on the way that is not a refusal (the store went away) rejects, and the flusher retries
+ * the whole write later: what was written by then is skipped, by sequence, the next time.
+ */
+export async function writeIsolatingRefusals(sink: TallySink, batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<IsolatedWrite> {
+  const total: TallyWrite = { written: 0, skipped: 0, writtenEvents: 0 };
+  const refused: RefusedCells[] = [];
+  let beat = heartbeat;
+
+  const attempt = async (piece: SequencedBatch): Promise<unknown> => {
+    try {
+      add(total, await sink.write([piece], now, beat));
+      beat = undefined;
+      return undefined;
+    } catch (error) {
+      // A store that stopped answering did not refuse this piece: the whole write is retried later.
+      await sink.write([], now);
+      return error;
+    }
+  };
+
+  const writePiece = async (piece: SequencedBatch, lo: number): Promise<void> => {
+    const error = await attempt(piece);
+    if (error === undefined) return;
+    const { batch } = piece;
+    const items = batch.cells.length + batch.integrations.length;
+    // Halving needs two free numbers below the piece's own: one for each half.
+    if (items <= 1 || piece.seq - lo < 2) {
+      refused.push({ cells: batch.cells.length, sightings: batch.integrations.length, events: eventsOf(batch), reason: reasonOf(error) });
+      return;
+    }
+    const [first, second] = halves(batch);
+    const mid = lo + Math.floor((piece.seq - lo) / 2);
+    // The first half's own halves live in [lo, mid - 1), the second's in [mid, piece.seq - 1).
+    await writePiece({ ...piece, seq: mid - 1, batch: first }, lo);
+    await writePiece({ ...piece, seq: piece.seq - 1, batch: second }, mid);
+  };
+
+  for (const batch of batches) {
+    const range = pieceRange(batch.seq);
+    // A batch from a stream that did not number in blocks cannot be split without losing order.
+    await writePiece(batch, range?.lo ?? batch.seq);
+  }
+  if (beat !== undefined) await sink.write([], now, beat);
+  return { write: total, refused };
+}
