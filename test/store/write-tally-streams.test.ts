@@ -122,6 +122,8 @@ describe('Store.writeTally under a flusher whose store committed but lost its an
     expect(await flusher.flushNow()).toBe(true);
     expect(results).toEqual([
       { written: 1, skipped: 0, writtenEvents: 3 },
+      // The empty write that asks whether the store answers at all: it did not, so nothing was refused.
+      { written: 0, skipped: 0, writtenEvents: 0 },
       { written: 1, skipped: 1, writtenEvents: 2 },
     ]);
     expect(db.store.db.select().from(trafficMinuteTable).all().reduce((sum, row) => sum + row.count, 0)).toBe(5);
