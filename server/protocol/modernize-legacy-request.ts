@@ -16,8 +16,6 @@ export interface ModernizedRequest {
   headers: [string, string][];
 }
 
-/** Where `Mcp-Name` comes from, per method (26:basic/transports/streamable-http.mdx §Request Metadata). */
-
 /**
  * Turns one request of a legacy session into a self-contained modern request: its `_meta` carries
  * the modern version, and the client capabilities and client info from the session's handshake,

@@ -1,6 +1,6 @@
 /**
  * The request methods whose target has a name of its own, and the param that carries it: the
- * modern transport mirrors it into `Mcp-Name` (26:basic/transports/index.mdx). A `Map`, because the
+ * modern transport mirrors it into `Mcp-Name` (26:basic/transports/streamable-http.mdx §Request Metadata). A `Map`, because the
  * method it is asked about is whatever a client sent, and a plain object would answer for
  * `constructor` or `__proto__` too.
  */

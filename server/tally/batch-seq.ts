@@ -14,8 +14,8 @@ export function batchSeq(n: number): number {
   return n * SEQ_BLOCK + SEQ_BLOCK - 1;
 }
 
-/** The numbers below a batch's own that its pieces may take: `[lo, hi)`, or undefined for a number no block owns. */
-export function pieceRange(seq: number): { lo: number; hi: number } | undefined {
+/** The lowest number a batch's pieces may take (they stay below `seq`), or undefined for a number no block owns. */
+export function piecesFloor(seq: number): number | undefined {
   if ((seq + 1) % SEQ_BLOCK !== 0 || seq < SEQ_BLOCK) return undefined;
-  return { lo: seq + 1 - SEQ_BLOCK, hi: seq };
+  return seq + 1 - SEQ_BLOCK;
 }

@@ -1,6 +1,6 @@
 import { idleHeartbeatDue } from './idle-heartbeat-due.js';
 import type { Tally } from './tally.js';
-import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink } from './tally-cell.js';
+import { eventsOfBatch, type NodeHeartbeat, type SequencedBatch, type TallyBatch, type TallySink } from './tally-cell.js';
 import { batchSeq } from './batch-seq.js';
 import { writeIsolatingRefusals, type RefusedCells } from './write-isolating-refusals.js';
 
@@ -66,10 +66,6 @@ interface Retained {
   batch: TallyBatch;
   attempts: number;
   events: number;
-}
-
-function eventsIn(batch: TallyBatch): number {
-  return batch.cells.reduce((sum, cell) => sum + cell.count, 0);
 }
 
 /**
@@ -191,7 +187,7 @@ export class Flusher {
         throw error;
       }
     }
-    const { refused } = await writeIsolatingRefusals(this.options.sink, batches, now, heartbeat);
+    const refused = await writeIsolatingRefusals(this.options.sink, batches, now, heartbeat);
     this.refused(refused);
   }
 
@@ -207,7 +203,7 @@ export class Flusher {
   private drainIntoRetained(): void {
     const fresh = this.options.tally.drain();
     if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
-      this.retained.push({ seq: batchSeq(this.nextSeq), batch: fresh, attempts: 0, events: eventsIn(fresh) });
+      this.retained.push({ seq: batchSeq(this.nextSeq), batch: fresh, attempts: 0, events: eventsOfBatch(fresh) });
       this.nextSeq += 1;
     }
   }

@@ -37,6 +37,11 @@ export interface TallyBatch {
   integrations: IntegrationSighting[];
 }
 
+/** Events a batch counts. */
+export function eventsOfBatch(batch: TallyBatch): number {
+  return batch.cells.reduce((sum, cell) => sum + cell.count, 0);
+}
+
 /** The forms a sidecar takes; each writes its own node's heartbeat. */
 export const SIDECAR_KINDS = ['serve', 'wrap', 'middleware'] as const;
 export type SidecarKind = (typeof SIDECAR_KINDS)[number];

@@ -1,5 +1,5 @@
-import { pieceRange } from './batch-seq.js';
-import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallySink, TallyWrite } from './tally-cell.js';
+import { piecesFloor } from './batch-seq.js';
+import { eventsOfBatch, type NodeHeartbeat, type SequencedBatch, type TallyBatch, type TallySink } from './tally-cell.js';
 
 /** What the store would not take, for good: the events lost, and why. */
 export interface RefusedCells {
@@ -9,23 +9,8 @@ export interface RefusedCells {
   reason: string;
 }
 
-export interface IsolatedWrite {
-  write: TallyWrite;
-  refused: RefusedCells[];
-}
-
-function eventsOf(batch: TallyBatch): number {
-  return batch.cells.reduce((sum, cell) => sum + cell.count, 0);
-}
-
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function add(into: TallyWrite, write: TallyWrite): void {
-  into.written += write.written;
-  into.skipped += write.skipped;
-  into.writtenEvents += write.writtenEvents;
 }
 
 /** Halves a batch's cells and sightings, as one list, into two batches. */
@@ -48,14 +33,13 @@ function halves(batch: TallyBatch): [TallyBatch, TallyBatch] {
  * A failure on the way that is not a refusal (the store went away) rejects, and the flusher retries
  * the whole write later: what was written by then is skipped, by sequence, the next time.
  */
-export async function writeIsolatingRefusals(sink: TallySink, batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<IsolatedWrite> {
-  const total: TallyWrite = { written: 0, skipped: 0, writtenEvents: 0 };
+export async function writeIsolatingRefusals(sink: TallySink, batches: readonly SequencedBatch[], now: number, heartbeat?: NodeHeartbeat): Promise<RefusedCells[]> {
   const refused: RefusedCells[] = [];
   let beat = heartbeat;
 
   const attempt = async (piece: SequencedBatch): Promise<unknown> => {
     try {
-      add(total, await sink.write([piece], now, beat));
+      await sink.write([piece], now, beat);
       beat = undefined;
       return undefined;
     } catch (error) {
@@ -72,7 +56,7 @@ export async function writeIsolatingRefusals(sink: TallySink, batches: readonly 
     const items = batch.cells.length + batch.integrations.length;
     // Halving needs two free numbers below the piece's own: one for each half.
     if (items <= 1 || piece.seq - lo < 2) {
-      refused.push({ cells: batch.cells.length, sightings: batch.integrations.length, events: eventsOf(batch), reason: reasonOf(error) });
+      refused.push({ cells: batch.cells.length, sightings: batch.integrations.length, events: eventsOfBatch(batch), reason: reasonOf(error) });
       return;
     }
     const [first, second] = halves(batch);
@@ -83,10 +67,9 @@ export async function writeIsolatingRefusals(sink: TallySink, batches: readonly 
   };
 
   for (const batch of batches) {
-    const range = pieceRange(batch.seq);
     // A batch from a stream that did not number in blocks cannot be split without losing order.
-    await writePiece(batch, range?.lo ?? batch.seq);
+    await writePiece(batch, piecesFloor(batch.seq) ?? batch.seq);
   }
   if (beat !== undefined) await sink.write([], now, beat);
-  return { write: total, refused };
+  return refused;
 }
