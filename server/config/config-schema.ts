@@ -156,8 +156,12 @@ export const configSchema = z
     node: z.string().min(1).max(128),
     /** Path prefix clients use where the upstream URL has its own path; defaults to the same. */
     publicPrefix: pathPrefix.optional(),
-    /** Largest request body read to classify it; bigger ones are forwarded unread. */
-    maxBodyBytes: positiveInt.default(1024 * 1024),
+    /**
+     * Largest request body read to classify it; bigger ones are forwarded unread and judged on their
+     * headers. The default is the official SDK servers' own limit, so a body the sidecar cannot read
+     * is one they refuse too.
+     */
+    maxBodyBytes: positiveInt.default(4 * 1024 * 1024),
     /** Largest JSON answer, or single SSE event, read to find an outcome. */
     maxAnswerBytes: positiveInt.default(1024 * 1024),
     /** Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them. */

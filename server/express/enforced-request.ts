@@ -68,7 +68,9 @@ export class EnforcedRequest<A> implements ExchangeOwner<A> {
 
   private decide(body: TappedBody, hold: BodyHold | undefined): void {
     const { req, res } = this;
-    const gated = this.gate.decide({ method: this.method, path: this.path, headers: req.headers, body: body.text, bodyTooLarge: !body.complete }, this.attrs);
+    const facts: HttpRequestFacts = { method: this.method, path: this.path, headers: req.headers, body: body.text, bodyTooLarge: !body.complete };
+    if (body.others !== undefined && body.others.length > 0) facts.otherReadings = body.others;
+    const gated = this.gate.decide(facts, this.attrs);
     const { refusal } = gated;
     if (refusal !== undefined) {
       try {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parsedBodyText } from './parsed-body-text.js';
 import { pushedBytes } from './pushed-bytes.js';
+import { readChunksText } from '../sidecar/read-body-text.js';
 import type { TappedBody } from './tap-request-body.js';
 
 type Pushable = IncomingMessage & { body?: unknown; push(chunk: unknown, encoding?: BufferEncoding): boolean };
@@ -42,7 +43,7 @@ class HeldBody implements BodyHold {
   hold(chunk: unknown, encoding: BufferEncoding | undefined): boolean {
     if (chunk === null) {
       this.ended = true;
-      this.report({ text: this.text(), complete: true });
+      this.reportWhole();
       return false;
     }
     this.held.push([chunk, encoding]);
@@ -55,9 +56,11 @@ class HeldBody implements BodyHold {
     return this.req.readableLength < this.req.readableHighWaterMark;
   }
 
-  text(): string {
-    const { seen } = this;
-    return seen.length === 1 ? seen[0]!.toString('utf8') : Buffer.concat(seen).toString('utf8');
+
+  /** Reports the body seen whole, read as the app's parser may read it. */
+  reportWhole(): void {
+    const read = readChunksText(this.seen, this.req.headers['content-type']);
+    this.report({ text: read.text, complete: true, others: read.others });
   }
 
   report(body: TappedBody | undefined): void {
@@ -134,6 +137,6 @@ export function holdRequestBody(request: IncomingMessage, maxBytes: number, done
       }
     }
   }
-  if (req.complete) return held.report({ text: held.text(), complete: true });
+  if (req.complete) return held.reportWhole();
   req.on('close', held.closed);
 }

@@ -1,12 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { parsedBodyText } from './parsed-body-text.js';
 import { pushedBytes } from './pushed-bytes.js';
+import { readChunksText } from '../sidecar/read-body-text.js';
 
 export interface TappedBody {
   /** The body text, when it was seen whole and within the cap. */
   text: string | undefined;
   /** False when the body passed the cap, or was not seen whole: classify from the headers. */
   complete: boolean;
+  /** Other readings the app's parser may make of the bytes (see read-body-text.ts). */
+  others?: readonly string[];
 }
 
 type Pushable = IncomingMessage & { body?: unknown; push(chunk: unknown, encoding?: BufferEncoding): boolean };
@@ -37,9 +40,9 @@ class BodyTap {
   finish(complete: boolean): void {
     if (this.finished) return;
     const { chunks } = this;
-    const text = complete ? (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')) : undefined;
+    const read = complete ? readChunksText(chunks, this.req.headers['content-type']) : undefined;
     this.stop();
-    this.done({ text, complete });
+    this.done({ text: read?.text, complete, others: read?.others });
   }
 
   finishIfComplete(): void {

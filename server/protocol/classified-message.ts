@@ -35,6 +35,8 @@ export interface ClassifyLookups {
   sessionVersion(sessionId: string): string | undefined;
   /** The HTTP+SSE channel a POST path belongs to, when the path is a message endpoint. */
   httpSseChannel(path: string): HttpSseChannel | undefined;
+  /** True for a path where the server opened an HTTP+SSE stream (absent: none known). */
+  isHttpSseStreamPath?(path: string): boolean;
   /** Method of a server-initiated request sent where answers arrive (`answersArriveOn`), so a client's answer is grouped under it. */
   serverRequestMethod(answersArriveOn: string, id: JsonRpcId): string | undefined;
 }

@@ -10,7 +10,7 @@ import { headerValue, headersAgree } from './headers-agree.js';
 import { cancelledRequestId } from './cancelled-request-id.js';
 import { isMcpRequest } from './is-mcp-request.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
-import { HEADER, isLegacyVersion, META_CLIENT_INFO } from './versions.js';
+import { HEADER, isLegacyVersion, isModernVersion, META_CLIENT_INFO } from './versions.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 import { capText } from './cap-text.js';
 import { METHOD } from './method-names.js';
@@ -25,6 +25,8 @@ export interface HttpRequestFacts {
   body: string | undefined;
   /** True when the body passed the classification cap and was forwarded unread. */
   bodyTooLarge: boolean;
+  /** Other readings a server may make of the same body bytes (another charset): judged, not counted. */
+  otherReadings?: readonly string[];
 }
 
 export interface HttpRequestClassification {
@@ -40,6 +42,12 @@ export interface HttpRequestClassification {
   clientInfo: ClientInfoHint | undefined;
   /** True when a modern request's mirrored headers disagree with its body. */
   claimMismatch: boolean;
+  /** What the policy judges beside the messages (policy-shape.ts). */
+  knownSession: boolean;
+  batch: boolean;
+  headersShowModern: boolean;
+  legacyVersion: string | null;
+  httpSseStreamPath: boolean;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -59,8 +67,10 @@ function clientInfoOf(message: JsonRpcMessage): ClientInfoHint | undefined {
   return { name: capText(name, MAX_CLIENT_INFO_CHARS), version: typeof version === 'string' ? capText(version, MAX_CLIENT_INFO_CHARS) : '' };
 }
 
-function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext): ClassifiedMessage {
+function classifyStreamOrDelete(facts: HttpRequestFacts, ctx: PostContext, httpSseStreamPath: boolean): ClassifiedMessage {
   const isGet = facts.method === 'GET';
+  // A GET where the server opened HTTP+SSE streams opens one, whatever session header it carries.
+  if (isGet && httpSseStreamPath) return classified({ kind: 'stream-open', method: NON_RPC_METHOD.get, id: null, era: 'legacy', transport: 'streamable-http', reason: 'get-stream', version: null });
   const method = isGet ? NON_RPC_METHOD.get : NON_RPC_METHOD.delete;
   const resume = headerValue(facts.headers, HEADER.lastEventId) !== undefined;
   const reason = isGet ? (resume ? 'get-resume' : 'get-stream') : 'delete-session';
@@ -75,6 +85,14 @@ function classifyOversized(ctx: PostContext): ClassifiedMessage {
   if (legacySign) return classified({ kind: 'other', method, id: null, era: 'legacy', transport, reason: 'body-too-large', version: legacyVersion(ctx) });
   if (hasModernHeaderClaim(ctx)) return classified({ kind: 'other', method, id: null, era: 'modern', transport, reason: 'body-too-large', version: ctx.headerVersion ?? null });
   return classified({ kind: 'other', method, id: null, era: 'unknown', transport, reason: 'body-too-large', version: null });
+}
+
+/**
+ * True when the headers alone show a modern request: the two headers the spec requires of every
+ * modern request, a modern revision named, and no session or channel around it.
+ */
+function headersShowModern(ctx: PostContext): boolean {
+  return ctx.headerVersion !== undefined && isModernVersion(ctx.headerVersion) && ctx.headerMethod !== undefined && ctx.sessionId === undefined && ctx.channel === undefined;
 }
 
 function answersArriveOnOf(ctx: PostContext): string | undefined {
@@ -98,12 +116,20 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     answeredMethod: undefined,
   };
   const answersArriveOn = answersArriveOnOf(ctx);
-  const result = (messages: ClassifiedMessage[], extra: Partial<HttpRequestClassification> = {}) => ({
-    messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...extra,
+  const httpSseStreamPath = facts.method === 'GET' && lookups.isHttpSseStreamPath?.(facts.path) === true;
+  const judged = {
+    knownSession: ctx.sessionVersion !== undefined,
+    batch: false,
+    headersShowModern: headersShowModern(ctx),
+    legacyVersion: legacyVersion(ctx),
+    httpSseStreamPath,
+  };
+  const result = (messages: ClassifiedMessage[], extra: Partial<HttpRequestClassification> = {}): HttpRequestClassification => ({
+    messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...judged, ...extra,
   });
 
   if (!isMcpRequest(facts)) return result([]);
-  if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx)]);
+  if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx, httpSseStreamPath)]);
   if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
   const contentType = headerValue(facts.headers, HEADER.contentType);
   if (contentType !== undefined && !JSON_TYPE.test(contentType)) return result([unknownMessage('unsupported-content-type')]);
@@ -131,5 +157,5 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     }
     return message;
   });
-  return result(messages, { clientInfo, claimMismatch, cancels });
+  return result(messages, { clientInfo, claimMismatch, cancels, batch: isBatch });
 }

@@ -48,10 +48,13 @@ function legacyReason(ctx: PostContext): Reason {
   return legacyHeaderVersion(ctx) !== undefined ? 'legacy-version-header' : 'assumed-2025-03-26';
 }
 
-/** True when the headers claim the modern era: a non-legacy version, or Mcp-Method without a version. */
+/**
+ * True when the headers claim the modern era: a version header naming no legacy version.
+ * `Mcp-Method` alone is no claim: without `MCP-Protocol-Version` a server assumes 2025-03-26
+ * (the spec's absent-header rule), and the SDK's dual-era server serves such a request as legacy.
+ */
 export function hasModernHeaderClaim(ctx: PostContext): boolean {
-  if (ctx.headerVersion !== undefined) return !isLegacyVersion(ctx.headerVersion);
-  return ctx.headerMethod !== undefined;
+  return ctx.headerVersion !== undefined && !isLegacyVersion(ctx.headerVersion);
 }
 
 /** Files one POSTed JSON-RPC message under era, reason and version. */

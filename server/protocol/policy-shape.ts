@@ -1,8 +1,25 @@
 /**
- * What a retirement policy judges a message by: the era, transport and version of the path it
- * travels, and whether it is refusable at all. Pure.
+ * What a retirement policy judges a message by: the era, transport and version of the path the
+ * server would serve it on, and whether it is refusable at all. Pure.
+ *
+ * This is the one place that says what makes an HTTP request modern to a policy. The counts file
+ * a message by the mechanism its body names (classify-rpc-message.ts); the policy must judge what
+ * the server would do with it, and a server serves on the modern path only what it can tell is
+ * modern. So a request is judged modern only when all of these hold:
+ * - its body carries the modern envelope (`_meta` protocol version) naming a modern revision
+ *   (`isModernVersion`): a dual-era server serves `_meta: "anything"` on its legacy path;
+ * - it belongs to no legacy session and no HTTP+SSE channel, and is not in a batch: a legacy
+ *   server serves the session's requests whatever their `_meta` says;
+ * - its mirrored headers agree with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`):
+ *   a modern server refuses a disagreement (-32020), and a legacy one serves it.
+ * A request whose body was not read (past the cap, a content type or charset the sidecar does not
+ * read) is judged on its headers, as the spec lets an intermediary: modern only when
+ * `MCP-Protocol-Version` names a modern revision and `Mcp-Method` is present, outside any session
+ * or channel. Everything else is judged legacy: under deny, what is not shown to be modern is
+ * refused, and a client that really is modern never sends it.
  */
 import type { ClassifiedMessage } from './classified-message.js';
+import { isModernVersion } from './versions.js';
 import type { Era, Transport } from './vocabulary.js';
 
 export interface PolicyShape {
@@ -11,16 +28,69 @@ export interface PolicyShape {
   version: string | null;
 }
 
+/** What the HTTP exchange around a message tells the policy (see HttpRequestClassification). */
+export interface JudgedContext {
+  sessionId: string | undefined;
+  /** True when the session is one the sidecar saw initialized (a Streamable HTTP session). */
+  knownSession: boolean;
+  /** True when the body was a JSON-RPC batch. */
+  batch: boolean;
+  /** True when a modern request's mirrored headers disagree with its body. */
+  claimMismatch: boolean;
+  /** True when the headers alone show a modern request (see above). */
+  headersShowModern: boolean;
+  /** The version a legacy reading of the request gives: its session's or channel's, its header's, the spec's assumption. */
+  legacyVersion: string | null;
+  /** True when the GET is at a path the server opened an HTTP+SSE stream on. */
+  httpSseStreamPath: boolean;
+}
+
+/** A legacy-judged message at the version a legacy server would serve it under. */
+function asLegacy(message: ClassifiedMessage, context: JudgedContext): PolicyShape {
+  return { era: 'legacy', transport: message.transport, version: context.legacyVersion };
+}
+
+function judgedRequest(message: ClassifiedMessage, context: JudgedContext): PolicyShape {
+  if (message.era !== 'modern') return message.era === 'legacy' ? message : asLegacy(message, context);
+  const servedModern = message.reason === 'modern-meta'
+    ? context.sessionId === undefined && message.transport !== 'http+sse' && !context.batch && !context.claimMismatch && message.version !== null && isModernVersion(message.version)
+    : context.headersShowModern;
+  return servedModern ? message : asLegacy(message, context);
+}
+
 /**
  * The shape of a message for the policy, or undefined when refusing it would help nobody: only
- * requests and stream openings are refused. A notification or a client's answer costs the server
- * nothing once the requests around it are refused, and a session's DELETE only ends what exists.
- * A GET that carries no session can only be the opening of HTTP+SSE (Streamable HTTP streams
- * belong to a session), so it is judged as that transport before its first event says so.
+ * requests, stream openings and requests whose body could not be read are refused. A
+ * notification or a client's answer costs the server nothing once the requests around it are
+ * refused, and a session's DELETE only ends what exists.
+ * A GET that carries no session, or one at an HTTP+SSE stream path, can only open HTTP+SSE
+ * (Streamable HTTP streams belong to a session), so it is judged as that transport before its
+ * first event says so. Stdio passes no context: a stdio line is judged as classified.
  */
-export function policyShapeOf(message: ClassifiedMessage, sessionId: string | undefined): PolicyShape | undefined {
-  if (message.kind === 'request') return message;
-  if (message.kind !== 'stream-open') return undefined;
-  if (message.transport === 'streamable-http' && sessionId === undefined && message.reason === 'get-stream') return { era: 'legacy', transport: 'http+sse', version: null };
-  return message;
+export function policyShapeOf(message: ClassifiedMessage, context: JudgedContext | undefined): PolicyShape | undefined {
+  if (context === undefined) return message.kind === 'request' || message.kind === 'stream-open' ? message : undefined;
+  switch (message.kind) {
+    case 'request':
+      return judgedRequest(message, context);
+    case 'other':
+      // A body the sidecar could not read, or that carries no JSON-RPC message: the server may still read one.
+      return context.headersShowModern ? { era: 'modern', transport: message.transport, version: message.version } : asLegacy(message, context);
+    case 'stream-open': {
+      const opensHttpSse = message.transport === 'streamable-http' && message.reason === 'get-stream' && (context.sessionId === undefined || context.httpSseStreamPath);
+      return opensHttpSse ? { era: 'legacy', transport: 'http+sse', version: null } : message;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A second shape the policy must also judge, when the sidecar cannot tell which transport a GET
+ * opens: one naming a session the sidecar never saw initialized may be an HTTP+SSE opening (an
+ * HTTP+SSE server ignores the header), so it is refused if either transport is.
+ */
+export function alternateShapeOf(message: ClassifiedMessage, context: JudgedContext | undefined): PolicyShape | undefined {
+  if (context === undefined || message.kind !== 'stream-open' || message.transport !== 'streamable-http') return undefined;
+  if (context.sessionId === undefined || context.knownSession || context.httpSseStreamPath) return undefined;
+  return { era: 'legacy', transport: 'http+sse', version: null };
 }

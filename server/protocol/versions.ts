@@ -44,6 +44,18 @@ export const LEGACY_VERSIONS: ReadonlySet<string> = new Set([
   'draft',
 ]);
 
+/**
+ * The revisions a server serves on the modern path. A policy judges a request modern only when
+ * it names one of these (policy-shape.ts): a dual-era server answers any other `_meta` version on
+ * its legacy path, or refuses it. A new revision is added here when the spec publishes it.
+ */
+export const MODERN_VERSIONS: ReadonlySet<string> = new Set([FIRST_MODERN_VERSION]);
+
+/** True when the string names a revision of the modern era. */
+export function isModernVersion(version: string): boolean {
+  return MODERN_VERSIONS.has(version);
+}
+
 /** True when the string names a version of the legacy era. */
 export function isLegacyVersion(version: string): boolean {
   return LEGACY_VERSIONS.has(version);

@@ -1,6 +1,6 @@
 import type { ClassifiedMessage } from '../protocol/classified-message.js';
 import type { HttpRequestClassification } from '../protocol/classify-http-request.js';
-import { policyShapeOf } from '../protocol/policy-shape.js';
+import { alternateShapeOf, policyShapeOf } from '../protocol/policy-shape.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
 
 export interface ExchangeDecision {
@@ -20,10 +20,15 @@ const PASSED: ExchangeDecision = Object.freeze({ decision: PASS, refused: undefi
 export function decideExchange(policy: CompiledPolicy, classification: HttpRequestClassification, integration: string, now: number): ExchangeDecision {
   let found: PolicyDecision = PASS;
   for (const message of classification.messages) {
-    const shape = policyShapeOf(message, classification.sessionId);
+    const shape = policyShapeOf(message, classification);
     if (shape === undefined) continue;
     const decision = policy.decide(shape, integration, now);
     if (decision.refusedBy !== null) return { decision, refused: message };
+    const alternate = alternateShapeOf(message, classification);
+    if (alternate !== undefined) {
+      const either = policy.decide(alternate, integration, now);
+      if (either.refusedBy !== null) return { decision: either, refused: message };
+    }
     if (found === PASS) found = decision;
     else if ((decision.wouldBlock && !found.wouldBlock) || (decision.headers.length > 0 && found.headers.length === 0)) {
       found = { ...found, wouldBlock: found.wouldBlock || decision.wouldBlock, headers: found.headers.length > 0 ? found.headers : decision.headers };

@@ -65,7 +65,18 @@ export function gateExchange<A extends Caller>(
       }
     }
     where = 'policy';
-    const { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : UNDECIDED;
+    let { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : UNDECIDED;
+    if (decision.refusedBy === null && policy?.enforcing && facts.otherReadings !== undefined) {
+      // A server may read the bytes another way: the request is refused if any reading is.
+      for (const body of facts.otherReadings) {
+        const other = meter.classify({ ...facts, body });
+        const judged = decideExchange(policy, other, caller.integration, now());
+        if (judged.decision.refusedBy !== null) {
+          ({ decision, refused } = judged);
+          break;
+        }
+      }
+    }
     if (decision.refusedBy !== null && refused !== undefined) {
       const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
       meter.refused(classification, caller);

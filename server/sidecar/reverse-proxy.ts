@@ -9,6 +9,7 @@ import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
 import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
+import { readChunksText } from './read-body-text.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
 import { gateExchange, refusalHeaders, ungated, type BridgeLookup, type GatedExchange } from './gate-exchange.js';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
@@ -106,8 +107,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       }
       if (options.bridge?.countedElsewhere(req) === true) return { ...ungated<Caller>(options.onInternalError), bridged: true };
       caller = options.identify(req);
-      const text = body?.complete ? (body.chunks.length === 1 ? body.chunks[0]!.toString('utf8') : Buffer.concat(body.chunks).toString('utf8')) : undefined;
-      facts = { method, path, headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete };
+      const read = body?.complete ? readChunksText(body.chunks, req.headers['content-type']) : undefined;
+      facts = { method, path, headers: req.headers, body: read?.text, bodyTooLarge: body !== undefined && !body.complete };
+      if (read !== undefined && read.others.length > 0) facts.otherReadings = read.others;
     } catch (error) {
       // A fault in metering lets the request through, unmetered and unannounced.
       options.onInternalError(error, 'identify');

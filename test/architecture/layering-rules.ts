@@ -99,10 +99,11 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'sidecar',
-    may: ['node:*', 'server/protocol', 'server/policy', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr'],
+    may: ['node:*', 'server/protocol', 'server/policy', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr', 'package:iconv-lite'],
     rationale:
       'The proxy classifies with the protocol, decides with the compiled policy and records into an injected meter; it never waits on '
-      + 'storage or knows the dashboard, so traffic flows even when the store fails (invariant 2).',
+      + 'storage or knows the dashboard, so traffic flows even when the store fails (invariant 2). It decodes bodies with iconv-lite, '
+      + 'the decoder the servers it fronts use, so it reads a charset as they do.',
   },
   {
     folder: 'bridge',

@@ -618,9 +618,9 @@ describe('classifyHttpRequest', () => {
       expect(classification.claimMismatch).toBe(false);
     });
 
-    test('Mcp-Method alone is a modern claim without a version', () => {
+    test('Mcp-Method alone claims nothing: without a version header the spec assumes 2025-03-26, as the dual-era SDK server does', () => {
       const classification = classifyHttpRequest(post(legacyToolsList(), { 'mcp-method': 'tools/list' }), lookups());
-      expect(classification.messages.map(summary)).toEqual([{ kind: 'request', method: 'tools/list', era: 'modern', reason: 'modern-malformed', version: null, transport: 'streamable-http' }]);
+      expect(classification.messages.map(summary)).toEqual([{ kind: 'request', method: 'tools/list', era: 'legacy', reason: 'assumed-2025-03-26', version: '2025-03-26', transport: 'streamable-http' }]);
     });
 
     test('a modern header claim beside a session header is a session request', () => {

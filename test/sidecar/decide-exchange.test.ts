@@ -23,15 +23,27 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
 const get = (headers: Record<string, string> = {}) =>
   classifyHttpRequest({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', ...headers }, body: undefined, bodyTooLarge: false }, NO_LOOKUPS);
 
+/**
+ * One exchange whose messages the policy judges differently. HTTP gives none (a batch is legacy
+ * whole), so it is built by hand, to show how decisions on several messages combine.
+ */
+function mixed(first: 'modern' | 'legacy') {
+  const modern = post(modernCall, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+  const legacy = post(legacyCall);
+  const messages = first === 'modern' ? [...modern.messages, ...legacy.messages] : [...legacy.messages, ...modern.messages];
+  return { ...modern, messages };
+}
+
 const modernCall = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
 const legacyCall = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: {} } };
 const legacyNote = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 describe('decideExchange', () => {
   test('an exchange is refused whole when any request in it is refused, naming that request', () => {
-    const { decision, refused } = decideExchange(policyOf(plan({})), post([modernCall, legacyCall]), 'anonymous', NOW);
+    const { decision, refused } = decideExchange(policyOf(plan({})), post([legacyNote, legacyCall]), 'anonymous', NOW);
     expect(decision.refusedBy?.id).toBe(1);
     expect(refused).toMatchObject({ method: 'tools/call', id: 2, era: 'legacy' });
+    expect(decideExchange(policyOf(plan({})), mixed('modern'), 'anonymous', NOW).refused).toMatchObject({ method: 'tools/call', id: 2 });
   });
 
   test('notifications are not judged: an exchange of them passes', () => {
@@ -39,10 +51,13 @@ describe('decideExchange', () => {
     expect(decideExchange(policyOf(plan({})), post(legacyNote), 'anonymous', NOW).decision).toBe(PASS);
   });
 
-  test('a GET with no session is judged as the opening of HTTP+SSE; one with a session is not', () => {
+  test('a GET with no session is judged as the opening of HTTP+SSE; one of a session seen initialized is not', () => {
     const sse = policyOf(plan({ scope: { kind: 'transport', value: 'http+sse' } }));
     expect(decideExchange(sse, get(), 'anonymous', NOW).refused).toMatchObject({ kind: 'stream-open' });
-    expect(decideExchange(sse, get({ 'mcp-session-id': 'abc' }), 'anonymous', NOW).decision).toBe(PASS);
+    const known = classifyHttpRequest({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': 'abc' }, body: undefined, bodyTooLarge: false }, { ...NO_LOOKUPS, sessionVersion: () => '2025-11-25' });
+    expect(decideExchange(sse, known, 'anonymous', NOW).decision).toBe(PASS);
+    // A session header the sidecar never saw initialized may open HTTP+SSE: an HTTP+SSE server ignores it.
+    expect(decideExchange(sse, get({ 'mcp-session-id': 'abc' }), 'anonymous', NOW).refused).toMatchObject({ kind: 'stream-open' });
   });
 
   test('with nothing refused, the first decision that marks or announces stands', () => {
@@ -56,12 +71,12 @@ describe('decideExchange', () => {
 
   test('a dry run marks the exchange deny would refuse, even after a message that only announced', () => {
     const announceModern = plan({ id: 1, scope: { kind: 'version', value: '2026-07-28' }, action: 'warn', policyUrl: 'https://example.com/modern' });
-    const exchange = post([modernCall, legacyCall]);
+    const exchange = mixed('modern');
     expect(decideExchange(policyOf(announceModern, plan({ id: 2, action: 'deny' })), exchange, 'anonymous', NOW).decision.refusedBy?.id).toBe(2);
     const { decision } = decideExchange(policyOf(announceModern, plan({ id: 2, action: 'dryrun' })), exchange, 'anonymous', NOW);
     expect(decision.wouldBlock).toBe(true);
     expect(decision.headers).toContain('<https://example.com/modern>; rel="sunset"');
-    const reversed = decideExchange(policyOf(announceModern, plan({ id: 2, action: 'dryrun' })), post([legacyCall, modernCall]), 'anonymous', NOW).decision;
+    const reversed = decideExchange(policyOf(announceModern, plan({ id: 2, action: 'dryrun' })), mixed('legacy'), 'anonymous', NOW).decision;
     expect(reversed.wouldBlock).toBe(true);
     expect(reversed.headers).toContain('<https://example.com/modern>; rel="sunset"');
   });

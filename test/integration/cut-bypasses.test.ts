@@ -1,0 +1,138 @@
+import net from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { CLIENT_INFO } from '../peers/clients.js';
+import type { Peer } from '../peers/listen-peer.js';
+import { startV1SessionServer } from '../peers/v1-session-server.js';
+import { startV2Server } from '../peers/v2-server.js';
+import { dayFromNow as day, legacyPlan, sendPlan } from '../support/enforcement-peers.js';
+import { rawRequest, type RawResponse } from '../support/raw-request.js';
+import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
+
+/**
+ * Requests an official SDK server would serve on its legacy path, sent past a cut. Each one must be
+ * refused by the sidecar, never reach the server (its own log says so), and be counted as blocked.
+ */
+const supported = { supportedVersions: ['2026-07-28', '2025-11-25'] };
+const ACCEPT = 'application/json, text/event-stream';
+const initialize = (id = 1) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } });
+const toolsList = (params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params });
+
+function post(url: URL, headers: string[], body: string | Buffer): Promise<RawResponse> {
+  return rawRequest(url, 'POST', ['Accept', ACCEPT, ...headers], body);
+}
+
+/** A request sent byte for byte: request-target and all. */
+export function rawTarget(origin: string, method: string, target: string, headers: string[], body = ''): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      const head = answer.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const length = /\r\ncontent-length: (\d+)/i.exec(answer.slice(0, head));
+      if (length && answer.length - head - 4 < Number(length[1])) return;
+      socket.destroy();
+      resolve({ status: Number(answer.slice(9, 12)), text: answer.slice(head + 4) });
+    });
+    socket.on('error', reject);
+    const lines = [`${method} ${target} HTTP/1.1`, `Host: ${hostname}:${port}`, ...headers, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', body];
+    socket.write(lines.join('\r\n'));
+  });
+}
+
+const posts = (peer: Peer) => peer.seen.filter((r) => r.method === 'POST').length;
+
+async function expectRefused(peer: Peer, send: () => Promise<{ status: number; text: string }>): Promise<void> {
+  const before = posts(peer);
+  const answer = await send();
+  expect(answer.status).toBe(400);
+  expect(JSON.parse(answer.text)).toMatchObject({ error: { code: -32022 } });
+  expect(posts(peer)).toBe(before);
+}
+const asText = async (response: Promise<RawResponse>) => {
+  const { status, body } = await response;
+  return { status, text: body.toString() };
+};
+
+describe('past a cut, nothing the server would serve on its legacy path walks by', () => {
+  let peer: Peer | undefined;
+  let service: TestService | undefined;
+  afterEach(async () => {
+    await service?.dispose();
+    await peer?.close();
+    service = undefined;
+    peer = undefined;
+  });
+
+  async function cut(): Promise<void> {
+    await sendPlan(service!, 'POST', '/api/v1/plans', legacyPlan({ announceDate: day(-90), retireDate: day(-1) }));
+  }
+
+  test('against the v2 dual-era server: Mcp-Method without a version header does not make a sessionless legacy call modern', async () => {
+    peer = await startV2Server('dual');
+    service = await startTestService(new URL(peer.origin), { enforcement: supported });
+    const url = new URL('/mcp', service.sidecarUrl);
+    // Without a plan the server serves it, on its legacy path.
+    const served = await asText(post(url, ['Content-Type', 'application/json', 'Mcp-Method', 'tools/list'], toolsList()));
+    expect(served.status).toBe(200);
+    expect(served.text).toContain('"tools"');
+    await cut();
+    await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json', 'Mcp-Method', 'tools/list'], toolsList())));
+    expect(await trafficTotals(service, 'era', { outcome: 'blocked' })).toEqual({ legacy: 1 });
+  });
+
+  test('against the v1 session server: a legacy session\'s call is legacy whatever _meta version it carries, and so is an oversized body on it', async () => {
+    peer = await startV1SessionServer();
+    service = await startTestService(new URL(peer.origin), { enforcement: supported, maxBodyBytes: 4096 });
+    const url = new URL('/mcp', service.sidecarUrl);
+    const opened = await post(url, ['Content-Type', 'application/json'], initialize());
+    expect(opened.status).toBe(200);
+    const sessionId = opened.rawHeaders[opened.rawHeaders.findIndex((h) => h.toLowerCase() === 'mcp-session-id') + 1]!;
+    const session = ['Content-Type', 'application/json', 'Mcp-Session-Id', sessionId, 'MCP-Protocol-Version', '2025-11-25'];
+    // The server serves a call with any _meta version on its session.
+    const anything = { _meta: { 'io.modelcontextprotocol/protocolVersion': 'anything' } };
+    expect((await asText(post(url, session, toolsList(anything)))).text).toContain('"tools"');
+    const modernMeta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    expect((await asText(post(url, [...session, 'Mcp-Method', 'tools/list'], toolsList(modernMeta)))).text).toContain('"tools"');
+    await cut();
+    await expectRefused(peer, () => asText(post(url, session, toolsList(anything))));
+    await expectRefused(peer, () => asText(post(url, [...session, 'MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/list'], toolsList(modernMeta))));
+    const padded = toolsList({ pad: 'x'.repeat(8192) });
+    await expectRefused(peer, () => asText(post(url, session, padded)));
+    expect(await trafficTotals(service, 'outcome', { outcome: 'blocked' })).toEqual({ blocked: 3 });
+  });
+
+  test('a body the sidecar does not read as JSON is judged legacy unless its headers show a modern request', async () => {
+    peer = await startV2Server('dual');
+    service = await startTestService(new URL(peer.origin), { enforcement: supported });
+    const url = new URL('/mcp', service.sidecarUrl);
+    await cut();
+    for (const type of ['application/json-rpc', 'text/plain; x=application/json', 'application/x-unknown']) {
+      await expectRefused(peer, () => asText(post(url, ['Content-Type', type], initialize())));
+    }
+    await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json'], '{"jsonrpc":"2.0","id":1,"method":')));
+    // With the headers a modern request must carry, it is the server's to refuse: it reaches it.
+    const before = posts(peer);
+    const modern = await asText(post(url, ['Content-Type', 'text/plain', 'MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/list'], toolsList()));
+    expect(modern.status).toBe(415);
+    expect(posts(peer)).toBe(before + 1);
+  });
+
+  test.each(['v1', 'v2'] as const)('against the %s server: a body with a byte-order mark, or in a declared charset, is read as the server reads it', async (sdk) => {
+    peer = sdk === 'v1' ? await startV1SessionServer() : await startV2Server('dual');
+    service = await startTestService(new URL(peer.origin), { enforcement: supported });
+    const url = new URL('/mcp', service.sidecarUrl);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(initialize())]);
+    const utf16 = Buffer.from(initialize(), 'utf16le');
+    // Before the cut: the server serves the marked body (and the v1 app's express.json() the UTF-16 one), and each is counted as the initialize it is.
+    expect((await post(url, ['Content-Type', 'application/json'], bom)).status).toBe(200);
+    expect((await post(url, ['Content-Type', 'application/json; charset=utf-16le'], utf16)).status).toBe(sdk === 'v1' ? 200 : 400);
+    expect(await trafficTotals(service, 'method')).toEqual({ initialize: 2 });
+    await cut();
+    await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json'], bom)));
+    await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json; charset=utf-16le'], utf16)));
+    await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json; charset="UTF-16LE"'], Buffer.concat([Buffer.from([0xff, 0xfe]), utf16]))));
+  });
+});
