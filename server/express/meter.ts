@@ -4,6 +4,7 @@ import { OpenList } from '../lib/open-list.js';
 import { createMetering, type FinalFlush, type Metering } from '../metering/create-metering.js';
 import { declareEra, type DeclaredEra } from '../protocol/declare-era.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
+import { placeRequestTarget } from '../sidecar/place-request-target.js';
 import { createPolicyRefresher, type PolicyHealth, type PolicyRefresher } from '../metering/create-policy-refresher.js';
 import { gateExchange, ungated } from '../sidecar/gate-exchange.js';
 import { GuardedExchange } from '../sidecar/guarded-exchange.js';
@@ -106,7 +107,8 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     if (metering === undefined || identify === undefined) return false;
     const method = req.method ?? 'GET';
     // Mounted under a path, Express strips it from req.url; the classifier and HTTP+SSE endpoints need the path the client sent.
-    const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const sent = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const path = placeRequestTarget(sent) ?? sent;
     if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) {
       metering.countNonMcp();
       return false;

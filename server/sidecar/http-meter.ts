@@ -73,7 +73,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
     const maxPending = options.maxPendingAnswers ?? 50_000;
     this.sessions = new BudgetedTable<{ version: string | undefined }>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.channels = new BudgetedTable<{ version: string | undefined }>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
-    this.messagePaths = new Set(options.httpSseMessagePaths ?? ['/messages']);
+    this.messagePaths = new Set((options.httpSseMessagePaths ?? ['/messages']).map((p) => p.toLowerCase()));
     this.serverRequests = new BudgetedTable<{ method: string }>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
     // Forgetting an in-flight request only loses the chance to settle it early on a cancel.
     this.inFlight = new BudgetedTable<InFlight>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
@@ -171,7 +171,8 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   openChannel(path: string): void {
     this.channels.set(boundedKey(path), { version: undefined });
-    const pathname = path.split('?')[0] ?? path;
+    // Learned without case, as Express routes: `/MESSAGES?sessionId=…` reaches the same endpoint.
+    const pathname = (path.split('?')[0] ?? path).toLowerCase();
     if (this.messagePaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.messagePaths.add(pathname);
   }
 
@@ -228,7 +229,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
     if (channel !== undefined) return { key: path, version: channel.version };
     const query = path.indexOf('?');
     const pathname = query < 0 ? path : path.slice(0, query);
-    return this.messagePaths.has(pathname) ? { key: undefined, version: undefined } : undefined;
+    return this.messagePaths.has(pathname.toLowerCase()) ? { key: undefined, version: undefined } : undefined;
   }
 
   private settlePendingOn(answersArriveOn: string, outcomeOf: (entry: PendingAnswer<A>) => Outcome): void {

@@ -9,12 +9,17 @@ export interface PathMapping {
   upstreamPrefix: string;
 }
 
-/** The part of `pathname` under `prefix` ('' for the prefix itself), or undefined outside it. */
+/**
+ * The part of `pathname` under `prefix` ('' for the prefix itself), or undefined outside it. The
+ * prefix matches without regard to case, as Express routes (`/MCP` reaches an app's `/mcp`).
+ */
 function underPrefix(pathname: string, prefix: string): string | undefined {
   // The root stands for the prefix itself when there is no prefix: '/' ↔ '/mcp'.
   if (prefix === '') return pathname === '/' ? '' : pathname;
-  if (pathname === prefix) return '';
-  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
+  const head = pathname.slice(0, prefix.length);
+  if (head !== prefix && head.toLowerCase() !== prefix.toLowerCase()) return undefined;
+  if (pathname.length === prefix.length) return '';
+  return pathname.charCodeAt(prefix.length) === 0x2f ? pathname.slice(prefix.length) : undefined;
 }
 
 function splitQuery(path: string): [string, string] {

@@ -7,7 +7,8 @@ import type { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
-import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
+import { isUnderPublicPrefix, prefixesDiffer, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
+import { placeRequestTarget } from './place-request-target.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 import { readChunksText } from './read-body-text.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
@@ -99,7 +100,8 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     let facts: HttpRequestFacts;
     try {
       const method = req.method ?? 'GET';
-      const path = req.url ?? '/';
+      // Decided on where the server routes it; a target no server can route is judged as sent.
+      const path = placeRequestTarget(req.url ?? '/') ?? req.url ?? '/';
       const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers });
       if (!mcp) {
         options.onNonMcp?.();
@@ -125,7 +127,8 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const text = body?.complete === true ? (body.chunks.length === 1 ? body.chunks[0]! : Buffer.concat(body.chunks)) : undefined;
       return options.bridge.serve(req, res, { method: req.method ?? 'GET', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete }, exchange, decision.headers);
     }
-    const upstreamPath = toUpstreamPath(req.url ?? '/', mapping);
+    // The bytes the client sent go on as sent, unless the prefix is rewritten: then the path the server would route.
+    const upstreamPath = prefixesDiffer(mapping) ? toUpstreamPath(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping) : (req.url ?? '/');
     const headers = forwardHeaders(req.rawHeaders);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
     // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.

@@ -70,7 +70,7 @@ describe('holdRequestBody', () => {
     const bytes = Buffer.from(text);
     const cut = bytes.indexOf(Buffer.from('✓')) + 1;
     expect((await send(url, [bytes.subarray(0, 7), bytes.subarray(7, cut), bytes.subarray(cut)], 30)).text).toBe('ok');
-    expect(result!.body).toEqual({ text, complete: true });
+    expect(result!.body).toEqual({ text, complete: true, others: [] });
     expect(result!.readBefore).toBe(0);
     expect(result!.read).toBe(text);
   });

@@ -135,4 +135,20 @@ describe('past a cut, nothing the server would serve on its legacy path walks by
     await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json; charset=utf-16le'], utf16)));
     await expectRefused(peer, () => asText(post(url, ['Content-Type', 'application/json; charset="UTF-16LE"'], Buffer.concat([Buffer.from([0xff, 0xfe]), utf16]))));
   });
+
+  test.each([
+    // The v2 server answers an absolute-form target with a 500, so only the Express app shows that one.
+    { sdk: 'v2', targets: ['/./mcp', '/x/../mcp', '/%2e/mcp', '/mcp#x'] },
+    { sdk: 'v1', targets: ['/MCP', '/Mcp/', '/mcp#x', 'http://other.example/MCP/'] },
+  ] as const)('against the $sdk server at /mcp: a request-target it routes to /mcp is judged there', async ({ sdk, targets: sent }) => {
+    const targets: readonly string[] = sent;
+    peer = sdk === 'v1' ? await startV1SessionServer() : await startV2Server('dual');
+    service = await startTestService(new URL('/mcp', peer.origin), { enforcement: supported });
+    const headers = ['Content-Type: application/json', `Accept: ${ACCEPT}`];
+    // Each target reaches the server's /mcp: it serves the initialize, and the sidecar counts it there.
+    for (const target of targets) expect((await rawTarget(service.sidecarUrl, 'POST', target, headers, initialize())).status).toBe(200);
+    expect(await trafficTotals(service, 'method')).toEqual({ initialize: targets.length });
+    await cut();
+    for (const target of targets) await expectRefused(peer, () => rawTarget(service!.sidecarUrl, 'POST', target, headers, initialize()));
+  });
 });

@@ -1,0 +1,26 @@
+/**
+ * Where a server routes a request-target, so the sidecar decides on the path the server will serve,
+ * not on the bytes the client chose. Measured against the official SDK servers behind Node's HTTP
+ * server: Web-standard handlers route by the WHATWG URL, which resolves dot segments (`/./mcp`,
+ * `/x/../mcp`, `/%2e/mcp`) and drops a fragment; Express drops the fragment and takes an
+ * absolute-form target (`http://host/mcp`) by its path. Both readings are applied here: a path
+ * placed where no server routes it is only judged where it might have been served, which refuses
+ * nothing a server would serve. Express also routes without regard to case and with a trailing
+ * slash; the prefix match (path-mapping.ts) allows for both.
+ */
+
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The path and query the request-target routes to, or undefined when it names no path (`*`, authority-form). */
+export function placeRequestTarget(target: string): string | undefined {
+  let url: URL;
+  try {
+    // Prefixed with an origin so a target starting `//` stays a path, as Node hands it to the server.
+    if (target.startsWith('/')) url = new URL(`http://sidecar.invalid${target}`);
+    else if (ABSOLUTE_FORM.test(target)) url = new URL(target);
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  return url.pathname + url.search;
+}

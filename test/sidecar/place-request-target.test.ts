@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { placeRequestTarget } from '../../server/sidecar/place-request-target.js';
+import { isUnderPublicPrefix, toUpstreamPath } from '../../server/sidecar/path-mapping.js';
+
+describe('placeRequestTarget', () => {
+  test.each([
+    ['/mcp', '/mcp'],
+    ['/./mcp', '/mcp'],
+    ['/x/../mcp', '/mcp'],
+    ['/%2e/mcp', '/mcp'],
+    ['/.%2E/mcp', '/mcp'],
+    ['/mcp#x', '/mcp'],
+    ['/mcp?a=1#x', '/mcp?a=1'],
+    ['http://other.example/mcp?a=1', '/mcp?a=1'],
+    ['HTTPS://other.example:8443/x/../mcp', '/mcp'],
+    ['//mcp', '//mcp'],
+    ['/messages?sessionId=abc', '/messages?sessionId=abc'],
+  ])('%s routes to %s', (target, placed) => {
+    expect(placeRequestTarget(target)).toBe(placed);
+  });
+
+  test('a target that names no path is not placed', () => {
+    expect(placeRequestTarget('*')).toBeUndefined();
+    expect(placeRequestTarget('example.com:443')).toBeUndefined();
+    expect(placeRequestTarget('http://[bad/mcp')).toBeUndefined();
+  });
+});
+
+describe('the public prefix matches as Express routes it', () => {
+  const mapping = { publicPrefix: '/mcp', upstreamPrefix: '/up' };
+  test('without regard to case, with a trailing slash, and never a longer segment', () => {
+    for (const path of ['/mcp', '/MCP', '/Mcp/', '/mcp/x?y=1']) expect(isUnderPublicPrefix(path, mapping)).toBe(true);
+    for (const path of ['/mcpx', '/MCPX', '/', '/other/mcp']) expect(isUnderPublicPrefix(path, mapping)).toBe(false);
+    expect(toUpstreamPath('/MCP/x?y=1', mapping)).toBe('/up/x?y=1');
+  });
+});
