@@ -166,6 +166,8 @@ export const configSchema = z
     maxAnswerBytes: positiveInt.default(1024 * 1024),
     /** Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them. */
     httpSseMessagePaths: z.array(z.string().startsWith('/')).default(['/messages']),
+    /** Paths where a GET opens an HTTP+SSE stream before an `endpoint` event shows it (more are learned). */
+    httpSseStreamPaths: z.array(z.string().startsWith('/')).default(['/sse']),
     flushIntervalMs: positiveInt.default(1000),
     /** Failed flush attempts before a batch of counts leaves memory for the spool (or, past its bound, is dropped and counted). */
     flushMaxAttempts: positiveInt.default(10),

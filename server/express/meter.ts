@@ -109,7 +109,8 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     // Mounted under a path, Express strips it from req.url; the classifier and HTTP+SSE endpoints need the path the client sent.
     const sent = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const path = placeRequestTarget(sent) ?? sent;
-    if (!(isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) {
+    const streamPath = method === 'GET' && httpMeter.isHttpSseStreamPath(path);
+    if (!(streamPath || isMcpRequest({ method, path, headers: req.headers }) || httpMeter.isMessageEndpoint(path))) {
       metering.countNonMcp();
       return false;
     }

@@ -14,6 +14,7 @@ export const MIDDLEWARE_SETTINGS = [
   'maxBodyBytes',
   'maxAnswerBytes',
   'httpSseMessagePaths',
+  'httpSseStreamPaths',
   'enforcement',
   'spoolPath',
   'logLevel',

@@ -12,6 +12,7 @@ export function httpMeterOptions<A>(config: Readonly<Config>, record: RecordObse
     maxSessionBytes: config.caps.sessionsBytes,
     maxPendingAnswerBytes: config.caps.pendingAnswersBytes,
     httpSseMessagePaths: config.httpSseMessagePaths,
+    httpSseStreamPaths: config.httpSseStreamPaths,
     maxAnswerBytes: config.maxAnswerBytes,
   };
 }

@@ -128,7 +128,7 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...judged, ...extra,
   });
 
-  if (!isMcpRequest(facts)) return result([]);
+  if (!isMcpRequest(facts) && !httpSseStreamPath) return result([]);
   if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx, httpSseStreamPath)]);
   if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
   const contentType = headerValue(facts.headers, HEADER.contentType);

@@ -18,7 +18,7 @@
  * or channel. Everything else is judged legacy: under deny, what is not shown to be modern is
  * refused, and a client that really is modern never sends it.
  */
-import type { ClassifiedMessage } from './classified-message.js';
+import { classified, type ClassifiedMessage } from './classified-message.js';
 import { isModernVersion } from './versions.js';
 import type { Era, Transport } from './vocabulary.js';
 
@@ -93,4 +93,17 @@ export function alternateShapeOf(message: ClassifiedMessage, context: JudgedCont
   if (context === undefined || message.kind !== 'stream-open' || message.transport !== 'streamable-http') return undefined;
   if (context.sessionId === undefined || context.knownSession || context.httpSseStreamPath) return undefined;
   return { era: 'legacy', transport: 'http+sse', version: null };
+}
+
+/**
+ * The messages of a refused exchange as the policy judged them, so what a cut refuses is counted
+ * where it was judged: a legacy session's call with a modern `_meta` is a blocked legacy call, and
+ * an opening at an HTTP+SSE stream path a blocked HTTP+SSE opening. The reason stays what was seen.
+ */
+export function asJudged(messages: readonly ClassifiedMessage[], context: JudgedContext): ClassifiedMessage[] {
+  return messages.map((message) => {
+    const shape = policyShapeOf(message, context);
+    if (shape === undefined || (shape.era === message.era && shape.transport === message.transport && shape.version === message.version)) return message;
+    return classified({ ...message, era: shape.era, transport: shape.transport, version: shape.version });
+  });
 }

@@ -32,6 +32,8 @@ export interface ExchangeState<A> {
   /** The session is over (DELETEd, or 404 from the server): it is forgotten with what waits in it. */
   endSession(id: string): void;
   openChannel(path: string): void;
+  /** A GET at this path (query allowed) opened an HTTP+SSE stream. */
+  learnStreamPath(path: string): void;
   setChannelVersion(path: string, version: string): void;
   /** The HTTP+SSE channel's stream ended: answers will not come on it any more. */
   closeChannel(path: string): void;

@@ -1,4 +1,5 @@
 import { bridgedClassification } from '../protocol/bridged-classification.js';
+import { asJudged } from '../protocol/policy-shape.js';
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
@@ -79,7 +80,7 @@ export function gateExchange<A extends Caller>(
     }
     if (decision.refusedBy !== null && refused !== undefined) {
       const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
-      meter.refused(classification, caller);
+      meter.refused({ ...classification, messages: asJudged(classification.messages, classification) }, caller);
       return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller, bridged };
     }
     where = 'classify';

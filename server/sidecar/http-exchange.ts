@@ -90,8 +90,11 @@ export class HttpExchange<A> {
         maxBufferSize: this.state.maxAnswerBytes,
       });
     }
-    // A GET without a session waits for its first event: that is what tells HTTP+SSE apart.
-    const waitForFirstEvent = this.sse !== undefined && this.classification.sessionId === undefined;
+    // A GET waits for its first event when only that can tell HTTP+SSE apart: it carries no session,
+    // one the sidecar never saw initialized (an HTTP+SSE server ignores the header), or it is at a
+    // path where HTTP+SSE streams open.
+    const { sessionId: session, knownSession, httpSseStreamPath } = this.classification;
+    const waitForFirstEvent = this.sse !== undefined && (session === undefined || !knownSession || httpSseStreamPath);
     for (const message of this.open.filter((m) => m.kind === 'stream-open' || m.kind === 'session-delete' || m.kind === 'other')) {
       if (message.kind === 'stream-open' && waitForFirstEvent) continue;
       this.settle(message, outcomeOfStatus(message, status) ?? 'served');
@@ -186,6 +189,7 @@ export class HttpExchange<A> {
     this.replace(streamOpen, settled);
     this.settle(settled, 'served');
     if (event.event !== HTTP_SSE_ENDPOINT_EVENT) return false;
+    this.state.learnStreamPath(this.facts.path);
     const path = resolveEndpointPath(event.data, requestUrlOf(this.facts));
     if (path !== undefined) {
       this.channelPath = path;

@@ -25,6 +25,8 @@ export interface HttpMeterOptions<A> {
   pendingAnswerTtlMs?: number;
   /** Paths treated as HTTP+SSE message endpoints even before an `endpoint` event was seen. */
   httpSseMessagePaths?: readonly string[];
+  /** Paths where a GET opens an HTTP+SSE stream, even before an `endpoint` event was seen there. */
+  httpSseStreamPaths?: readonly string[];
   /** Largest JSON answer, or single SSE event, read to find an outcome. */
   maxAnswerBytes?: number;
 }
@@ -60,6 +62,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
   private readonly sessions: BudgetedTable<{ version: string | undefined }>;
   private readonly channels: BudgetedTable<{ version: string | undefined }>;
   private readonly messagePaths: Set<string>;
+  private readonly streamPaths: Set<string>;
   private readonly serverRequests: BudgetedTable<{ method: string }>;
   private readonly pending: BudgetedTable<PendingAnswer<A>>;
   private readonly inFlight: BudgetedTable<InFlight>;
@@ -74,6 +77,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
     this.sessions = new BudgetedTable<{ version: string | undefined }>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.channels = new BudgetedTable<{ version: string | undefined }>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.messagePaths = new Set((options.httpSseMessagePaths ?? ['/messages']).map((p) => p.toLowerCase()));
+    this.streamPaths = new Set((options.httpSseStreamPaths ?? ['/sse']).map((p) => p.toLowerCase()));
     this.serverRequests = new BudgetedTable<{ method: string }>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
     // Forgetting an in-flight request only loses the chance to settle it early on a cancel.
     this.inFlight = new BudgetedTable<InFlight>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
@@ -91,6 +95,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
   readonly lookups: ClassifyLookups = {
     sessionVersion: (id) => this.sessions.get(boundedKey(id))?.version,
     httpSseChannel: (path) => this.channelOf(path),
+    isHttpSseStreamPath: (path) => this.isHttpSseStreamPath(path),
     serverRequestMethod: (on, id) => this.serverRequests.get(answerKey(on, id))?.method,
   };
 
@@ -116,6 +121,19 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   /** True when the path is an HTTP+SSE message endpoint, configured or learned from an `endpoint` event. */
+  /** True for a path where a GET opens an HTTP+SSE stream: configured, or learned from an `endpoint` event. */
+  isHttpSseStreamPath(path: string): boolean {
+    const query = path.indexOf('?');
+    return this.streamPaths.has((query < 0 ? path : path.slice(0, query)).toLowerCase());
+  }
+
+  /** A GET at this path opened an HTTP+SSE stream: later ones there are judged as such whatever they carry. */
+  learnStreamPath(path: string): void {
+    const query = path.indexOf('?');
+    const pathname = (query < 0 ? path : path.slice(0, query)).toLowerCase();
+    if (this.streamPaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.streamPaths.add(pathname);
+  }
+
   isMessageEndpoint(path: string): boolean {
     return this.channelOf(path) !== undefined;
   }

@@ -102,7 +102,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const method = req.method ?? 'GET';
       // Decided on where the server routes it; a target no server can route is judged as sent.
       const path = placeRequestTarget(req.url ?? '/') ?? req.url ?? '/';
-      const mcp = (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers });
+      // A GET where HTTP+SSE streams open is one, wherever the path lies and whatever its Accept says.
+      const streamPath = method === 'GET' && options.meter.isHttpSseStreamPath(path);
+      const mcp = streamPath || ((isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers }));
       if (!mcp) {
         options.onNonMcp?.();
         return ungated(options.onInternalError);

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { CLIENT_INFO } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV1SessionServer } from '../peers/v1-session-server.js';
+import { startV1SseServer } from '../peers/v1-sse-server.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { dayFromNow as day, legacyPlan, sendPlan } from '../support/enforcement-peers.js';
+import { dayFromNow as day, legacyPlan, sendPlan, v1SseAdd } from '../support/enforcement-peers.js';
 import { rawRequest, type RawResponse } from '../support/raw-request.js';
 import { startTestService, trafficTotals, type TestService } from '../support/start-test-service.js';
 
@@ -22,7 +23,7 @@ function post(url: URL, headers: string[], body: string | Buffer): Promise<RawRe
 }
 
 /** A request sent byte for byte: request-target and all. */
-export function rawTarget(origin: string, method: string, target: string, headers: string[], body = ''): Promise<{ status: number; text: string }> {
+export function rawTarget(origin: string | URL, method: string, target: string, headers: string[], body = ''): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
@@ -150,5 +151,27 @@ describe('past a cut, nothing the server would serve on its legacy path walks by
     expect(await trafficTotals(service, 'method')).toEqual({ initialize: targets.length });
     await cut();
     for (const target of targets) await expectRefused(peer, () => rawTarget(service!.sidecarUrl, 'POST', target, headers, initialize()));
+  });
+
+  test('against the v1 HTTP+SSE server: a GET where streams open is a stream opening whatever its Accept or session header says', async () => {
+    peer = await startV1SseServer({ basePath: '/base' });
+    service = await startTestService(new URL(peer.origin), { enforcement: supported, httpSseStreamPaths: [] });
+    const sse = new URL('/base/sse', service.sidecarUrl);
+    // A real client opens the stream: the sidecar learns where HTTP+SSE streams open.
+    expect(await v1SseAdd(sse)).toBe('3');
+    const opened = await rawTarget(service.sidecarUrl, 'GET', '/base/sse', []);
+    expect(opened.status).toBe(200);
+    // Both openings are counted as what they opened, the Accept-less one too.
+    await expect.poll(() => trafficTotals(service!, 'reason', { method: 'GET' })).toEqual({ 'sse-open': 2 });
+    await sendPlan(service, 'POST', '/api/v1/plans', { name: 'Retire HTTP+SSE', scope: { kind: 'transport', value: 'http+sse' }, announceDate: day(-90), retireDate: day(-1), action: 'deny', policyUrl: 'https://example.com/sse-retirement' });
+    const gets = () => peer!.seen.filter((r) => r.method === 'GET').length;
+    const before = gets();
+    for (const headers of [[], ['Mcp-Session-Id: any-session-id', 'Accept: text/event-stream'], ['Accept: */*']]) {
+      const refused = await rawTarget(service.sidecarUrl, 'GET', '/BASE/sse', headers);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.text).toContain('HTTP+SSE transport is retired');
+    }
+    expect(gets()).toBe(before);
+    expect(await trafficTotals(service, 'transport', { outcome: 'blocked' })).toEqual({ 'http+sse': 3 });
   });
 });
