@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scopeCarriesModern } from '../protocol/modern-carriers.js';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
 import { PLAN_ACTIONS } from '../store/sqlite/schema/index.js';
@@ -53,6 +54,8 @@ const planFields = {
   quietDays: z.number().int('must be a whole number of days').min(1).max(3650),
   gate: gateSchema.nullable(),
   exemptions: z.array(exemptionSchema).max(1000),
+  /** Sent (not stored) to make a deny plan whose scope carries modern traffic: modern clients cannot fall back. */
+  acknowledgeRefusingModern: z.literal(true, 'send true, or leave it out'),
 };
 
 /** POST /plans (and a plan declared in the config file): name, scope and the two dates are required. */
@@ -68,6 +71,7 @@ export const planCreateSchema = z
     quietDays: planFields.quietDays.default(30),
     gate: planFields.gate.default(null),
     exemptions: planFields.exemptions.default([]),
+    acknowledgeRefusingModern: planFields.acknowledgeRefusingModern.optional(),
   })
   .strict();
 
@@ -90,6 +94,9 @@ export interface PlanCoherenceFields {
   blockNewCallersFrom: string | null;
   gate: { backstopDate: string } | null;
   exemptions: readonly { integration: string }[];
+  scope: { kind: string; value: string };
+  /** True when the request acknowledged that the plan refuses modern clients. */
+  acknowledgeRefusingModern?: boolean;
 }
 
 /**
@@ -107,6 +114,10 @@ export function planIncoherence(plan: PlanCoherenceFields): { field: string; mes
   if (plan.gate !== null && plan.gate.backstopDate < plan.retireDate) return { field: 'gate.backstopDate', message: 'must not be before retireDate: the backstop ends a wait that starts at the retire date' };
   if ((plan.action === 'warn' || plan.action === 'deny') && plan.policyUrl === null) {
     return { field: 'policyUrl', message: `required when action is ${plan.action}: the Link header and every refusal point callers to it` };
+  }
+  if (plan.action === 'deny' && scopeCarriesModern(plan.scope) && plan.acknowledgeRefusingModern !== true) {
+    const what = plan.scope.kind === 'transport' ? `the ${plan.scope.value} transport carries modern clients` : `${plan.scope.value} is not a legacy version`;
+    return { field: 'acknowledgeRefusingModern', message: `required (true) for a deny plan on this scope: ${what}, and a modern client cannot fall back, so the plan would refuse it` };
   }
   const seen = new Set<string>();
   for (const [index, exemption] of plan.exemptions.entries()) {

@@ -27,7 +27,7 @@ const dryRunQuery = z.object({ at: day.optional(), format: z.enum(['json', 'csv'
 
 /** The record's fields for an API or config-file input: times as epoch ms, notes as null when absent. */
 export function toRecordFields(input: PlanCreate | PlanPatch): PlanChanges {
-  const { scope, brownouts, exemptions, ...rest } = input;
+  const { scope, brownouts, exemptions, acknowledgeRefusingModern: _acknowledged, ...rest } = input;
   return {
     ...rest,
     ...(scope === undefined ? {} : { scopeKind: scope.kind, scopeValue: scope.value }),
@@ -91,7 +91,10 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     const current = await find(id);
     refuseDeclared(current);
     const { archived: _archived, ...fields } = toRecordFields(patch);
-    checkCoherence({ ...current, ...fields });
+    const merged = { ...current, ...fields };
+    // A plan already denying on its scope was acknowledged when it was made so: only a change of action or scope asks again.
+    const acknowledged = patch.acknowledgeRefusingModern === true || (patch.action === undefined && patch.scope === undefined);
+    checkCoherence({ ...merged, scope: { kind: merged.scopeKind, value: merged.scopeValue }, acknowledgeRefusingModern: acknowledged });
     const plan = (await deps.store().updatePlan(id, toRecordFields(patch), deps.now()))!;
     await deps.onChange?.();
     res.json(await view(plan, true));

@@ -4,6 +4,7 @@
  */
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import type { PlanScope } from '../analysis/plan-scope.js';
+import { scopeCarriesModern } from '../protocol/modern-carriers.js';
 import { isLegacyVersion, LATEST_LEGACY_VERSION } from '../protocol/versions.js';
 import { CompiledPolicy, type CompiledPlan, type PolicyAction } from './compiled-policy.js';
 import { announceHeaders } from './announce-headers.js';
@@ -45,13 +46,17 @@ export function retiringWords(scope: PlanScope): string {
   }
 }
 
-/** True when a plan that cuts this scope stops serving the version (a transport plan stops none). */
+/**
+ * True when a plan that cuts this scope stops serving the version. A transport plan stops the
+ * modern versions when it cuts a transport that carries them (Streamable HTTP, stdio): no other
+ * transport does, so a refusal must not name them; on any other transport it stops none.
+ */
 function retiresVersion(scope: PlanScope, version: string): boolean {
   switch (scope.kind) {
     case 'era':
       return isLegacyVersion(version);
     case 'transport':
-      return false;
+      return scopeCarriesModern(scope) && !isLegacyVersion(version);
     case 'version':
       return version === scope.value;
   }

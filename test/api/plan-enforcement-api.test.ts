@@ -38,6 +38,30 @@ describe('plan enforcement fields through the API', () => {
     expect(created.body).toMatchObject({ action: 'observe', blockNewCallersFrom: null, quietDays: 30, gate: null, exemptions: [], policyUrl: null, declaredKey: null });
   });
 
+  test('a deny plan whose scope carries modern clients needs acknowledging, at creation and when a change makes it so', async () => {
+    for (const scope of [{ kind: 'transport', value: 'streamable-http' }, { kind: 'transport', value: 'stdio' }, { kind: 'version', value: '2026-07-28' }]) {
+      const refused = await send(service, 'POST', '/api/v1/plans', plan({ scope, action: 'deny', policyUrl: POLICY }));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.parameter).toBe('acknowledgeRefusingModern');
+      expect(refused.body.error.message).toMatch(/modern client cannot fall back/);
+      const made = await send(service, 'POST', '/api/v1/plans', plan({ scope, action: 'deny', policyUrl: POLICY, acknowledgeRefusingModern: true }));
+      expect(made.status).toBe(201);
+      expect(made.body).not.toHaveProperty('acknowledgeRefusingModern');
+      // A change that leaves action and scope alone asks nothing again.
+      expect((await send(service, 'PATCH', `/api/v1/plans/${made.body.id}`, { name: 'renamed' })).status).toBe(200);
+    }
+    // Legacy scopes, and plans that refuse nothing, need no acknowledgement.
+    expect((await send(service, 'POST', '/api/v1/plans', plan({ scope: { kind: 'transport', value: 'http+sse' }, action: 'deny', policyUrl: POLICY }))).status).toBe(201);
+    expect((await send(service, 'POST', '/api/v1/plans', plan({ scope: { kind: 'version', value: '2025-06-18' }, action: 'deny', policyUrl: POLICY }))).status).toBe(201);
+    const observed = await send(service, 'POST', '/api/v1/plans', plan({ scope: { kind: 'version', value: '2026-07-28' }, action: 'dryrun', policyUrl: POLICY }));
+    expect(observed.status).toBe(201);
+    const toDeny = await send(service, 'PATCH', `/api/v1/plans/${observed.body.id}`, { action: 'deny' });
+    expect(toDeny.status).toBe(400);
+    expect(toDeny.body.error.parameter).toBe('acknowledgeRefusingModern');
+    expect((await send(service, 'PATCH', `/api/v1/plans/${observed.body.id}`, { action: 'deny', acknowledgeRefusingModern: true })).status).toBe(200);
+    expect((await send(service, 'POST', '/api/v1/plans', plan({ acknowledgeRefusingModern: false }))).body.error.parameter).toBe('acknowledgeRefusingModern');
+  });
+
   test('every enforcement field is stored and read back as sent', async () => {
     const body = plan({
       action: 'deny',

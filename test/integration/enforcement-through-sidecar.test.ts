@@ -124,7 +124,7 @@ describe('enforcing a retirement plan on real SDK peers through the sidecar', ()
   test('a modern request for a retired version gets 400 with -32022 listing only the versions still served, and the v2 client surfaces it', async () => {
     peer = await startV2Server('dual');
     service = await startTestService(new URL(peer.origin), { enforcement: supported });
-    await createPlan(service, { name: 'Retire 2026-07-28', scope: { kind: 'version', value: '2026-07-28' }, announceDate: day(-30), retireDate: day(-1), policyUrl: POLICY_URL, action: 'deny' });
+    await createPlan(service, { name: 'Retire 2026-07-28', scope: { kind: 'version', value: '2026-07-28' }, announceDate: day(-30), retireDate: day(-1), policyUrl: POLICY_URL, action: 'deny', acknowledgeRefusingModern: true });
     const url = new URL('/mcp', service.sidecarUrl);
     const error = await errorOf(() => v2Add(url));
     expect(error.message).toMatch(/2025-11-25/);

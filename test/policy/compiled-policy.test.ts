@@ -51,6 +51,9 @@ describe('compilePolicy', () => {
     expect(compile(plan()).plans[0]!.refusal.supported).toEqual(['2026-07-28']);
     expect(compile(plan({ scope: { kind: 'transport', value: 'http+sse' } })).plans[0]!.refusal.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
     expect(compile(plan({ scope: { kind: 'version', value: '2025-06-18' } })).plans[0]!.refusal.supported).toEqual(['2026-07-28', '2025-11-25']);
+    // A cut of a transport that carries modern clients never names a modern version as still served.
+    expect(compile(plan({ scope: { kind: 'transport', value: 'streamable-http' } })).plans[0]!.refusal.supported).toEqual(['2025-11-25', '2025-06-18']);
+    expect(compile(plan({ scope: { kind: 'transport', value: 'stdio' } })).plans[0]!.refusal.supported).toEqual(['2025-11-25', '2025-06-18']);
   });
 });
 

@@ -135,6 +135,29 @@ describe('a plan\'s enforcement on the dashboard', () => {
     await page.close();
   });
 
+  test('a deny plan on a transport modern clients use is saved only once the form acknowledges it', async () => {
+    const page = await browser.newPage();
+    await openDashboard(page, service.apiUrl);
+    await page.fill('#plan-name', 'Cut Streamable HTTP');
+    await page.selectOption('#plan-scope-kind', 'transport');
+    await page.selectOption('#plan-scope-transport', 'streamable-http');
+    await page.fill('#plan-announce', isoDay(TODAY - 30 * DAY_MS));
+    await page.fill('#plan-retire', isoDay(TODAY + 30 * DAY_MS));
+    await page.check('input[name="action"][value="deny"]');
+    await page.fill('#plan-policy', 'https://example.com/transport-sunset');
+    await page.click('[data-testid="plan-submit"]');
+    await page.locator('[data-testid="plan-field-error"]', { hasText: 'modern client cannot fall back' }).waitFor();
+    expect(await page.getAttribute('input[name="acknowledgeRefusingModern"]', 'aria-invalid')).toBe('true');
+    await page.check('input[name="acknowledgeRefusingModern"]');
+    await page.click('[data-testid="plan-submit"]');
+    await expect.poll(async () => (await service.api<{ plans: { name: string; action: string }[] }>('/api/v1/plans')).body.plans.filter((p) => p.name === 'Cut Streamable HTTP')).toEqual([expect.objectContaining({ action: 'deny' })]);
+    await page.close();
+    // Archived again, so the plans the tests below read are theirs alone.
+    const { body } = await service.api<{ plans: { id: number; name: string }[] }>('/api/v1/plans');
+    const made = body.plans.find((p) => p.name === 'Cut Streamable HTTP')!;
+    expect((await fetch(new URL(`/api/v1/plans/${made.id}`, service.apiUrl), { method: 'DELETE', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  });
+
   test('a plan declared in the config file is shown read-only, with no edit controls', async () => {
     await service.store!.insertPlan(
       {

@@ -104,6 +104,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       quietDays: Number(control('quietDays').value),
       gate: control('gateBackstopDate').value === '' ? null : { backstopDate: control('gateBackstopDate').value, maxShare: percentToShare(control('gateMaxPercent').value) },
       exemptions: exemptions.read(),
+      ...((control('acknowledgeRefusingModern') as HTMLInputElement).checked ? { acknowledgeRefusingModern: true } : {}),
     };
     submit.disabled = true;
     try {
@@ -138,6 +139,8 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       control('basis').value = plan.basis;
       control('policyUrl').value = plan.policyUrl ?? '';
       (form.elements.namedItem('action') as RadioNodeList).value = plan.action;
+      // A deny plan in the store was acknowledged when it was made, if its scope asked for it.
+      (control('acknowledgeRefusingModern') as HTMLInputElement).checked = plan.action === 'deny';
       control('blockNewCallersFrom').value = plan.blockNewCallersFrom ?? '';
       control('quietDays').value = String(plan.quietDays);
       control('gateBackstopDate').value = plan.gate?.backstopDate ?? '';
