@@ -16,6 +16,7 @@ import { createPolicyRefresher, type PolicyHealth } from '../metering/create-pol
 import { createLegacyHttpBridge } from '../bridge/legacy-http-bridge.js';
 import { bridgeRingFromConfig } from './bridge-ring-from-config.js';
 import { createRevocationRefresher } from '../metering/create-revocation-refresher.js';
+import { discoverUrlsOf, watchUpstreamVersions, type UpstreamVersionsHealth } from '../prober/watch-upstream-versions.js';
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -32,7 +33,7 @@ export interface RunningService {
 }
 
 /** /healthz: the metering pipeline's health and the retirement policy in force; `dashboard` reports role `dashboard`. */
-export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth };
+export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null } };
 
 export interface StartServiceOptions {
   config: Readonly<Config>;
@@ -61,7 +62,19 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   );
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));
-  const policy = createPolicyRefresher({ store, now, supportedVersions: config.enforcement.supportedVersions, logger });
+  // The versions a refusal names come from the server itself, unless the config names them.
+  const upstreamVersions = config.enforcement.supportedVersions === undefined && config.enforcement.discoverEveryMs > 0
+    ? watchUpstreamVersions({ urls: discoverUrlsOf(options.upstream), everyMs: config.enforcement.discoverEveryMs, now, onChecked: () => void policy.refresh() })
+    : undefined;
+  const policy = createPolicyRefresher({
+    store,
+    now,
+    supportedVersions: config.enforcement.supportedVersions,
+    discoveredVersions: upstreamVersions?.current,
+    // The server is asked only once a plan may refuse: a sidecar that only counts sends it nothing of its own.
+    onEnforcing: () => void upstreamVersions?.start(),
+    logger,
+  });
   // Read only where a bridge honours sessions: elsewhere there is nothing to revoke.
   const revocations = createRevocationRefresher({ store: ring === undefined ? undefined : store, now, logger, refreshEveryMs: config.bridge.revocationRefreshMs });
   let listening: URL | undefined;
@@ -113,7 +126,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       nonMcpRequests: metering.nonMcpRequests,
       spooledEvents: metering.spooledEvents,
     }),
-    policy: policy.health(),
+    policy: { ...policy.health(), discovery: upstreamVersions?.health() ?? null },
   });
 
   // The first table is built before traffic is taken, so a plan in force applies from the first request.
@@ -164,6 +177,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       await api.stopSchedules();
       clearInterval(retention);
       policy.stop();
+      upstreamVersions?.stop();
       revocations.stop();
       const { cut } = await drainSidecar({ server: sidecar, proxy, answersAwaited: () => meter.pendingCount > 0, graceMs: config.shutdownGraceMs });
       if (cut > 0) logger.info({ cut }, 'requests still open at the shutdown deadline were closed and counted as cancelled');

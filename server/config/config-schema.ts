@@ -215,9 +215,14 @@ export const configSchema = z
          * what a plan retires). Absent: the versions it answered under in the last 30 days.
          */
         supportedVersions: z.array(z.string().min(1).max(64)).min(1).optional(),
+        /**
+         * How often the upstream is asked for its versions (its own `server/discover`) when
+         * supportedVersions is not configured; also at start. 0 never asks.
+         */
+        discoverEveryMs: z.number().int().min(0).default(600_000),
       })
       .strict()
-      .default({}),
+      .default({ discoverEveryMs: 600_000 }),
     bridge: bridgeSchema.default(bridgeSchema.parse({})),
     /**
      * Retirement plans kept in version control: synced into the store at start, read-only through the API.

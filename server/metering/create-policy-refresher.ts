@@ -9,6 +9,10 @@ export interface PolicyRefresherOptions {
   now: () => number;
   /** Versions the server serves, when configured; otherwise those it answered under lately. */
   supportedVersions: readonly string[] | undefined;
+  /** Versions the server named itself, when it has (see watch-upstream-versions.ts). */
+  discoveredVersions?: () => readonly string[] | undefined;
+  /** Called after each rebuild that has a plan doing more than observe: refusals may be given from now. */
+  onEnforcing?: () => void;
   logger: Logger;
   /** Longest a compiled policy is used before it is rebuilt (gates and block-new lists move with traffic). */
   maxAgeMs?: number;
@@ -23,6 +27,10 @@ export interface PolicyHealth {
   /** Plans that do more than observe. */
   enforcingPlans: number;
   lastError: string | null;
+  /** The versions refusals name as served (before a plan retires some), null when unknown. */
+  supportedVersions: string[] | null;
+  /** Where they came from: the config, the server's own discover (with served traffic), traffic alone, or nowhere. */
+  supportedVersionsFrom: 'config' | 'server' | 'traffic' | 'unknown';
 }
 
 export interface PolicyRefresher {
@@ -46,15 +54,22 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
   let policy: CompiledPolicy = EMPTY_POLICY;
   let compiled = false;
   let lastError: string | null = null;
+  let supported: string[] | null = null;
+  let supportedFrom: PolicyHealth['supportedVersionsFrom'] = 'unknown';
   let timer: NodeJS.Timeout | undefined;
 
   const rebuild = async (store: Store) => {
     try {
       const now = options.now();
-      const next = compilePolicy(await loadPolicyInputs(store, now, options.supportedVersions), now);
+      const discovered = options.discoveredVersions?.();
+      const inputs = await loadPolicyInputs(store, now, options.supportedVersions, discovered);
+      const next = compilePolicy(inputs, now);
+      supported = inputs.supportedVersions === null ? null : [...inputs.supportedVersions];
+      supportedFrom = options.supportedVersions !== undefined ? 'config' : discovered !== undefined ? 'server' : supported === null ? 'unknown' : 'traffic';
       if (next.version !== policy.version || !compiled) options.logger.info({ version: next.version, enforcingPlans: next.plans.length }, 'retirement policy compiled');
       policy = next;
       compiled = true;
+      if (next.plans.length > 0) options.onEnforcing?.();
       lastError = null;
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
@@ -96,7 +111,14 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
   return {
     current: () => policy,
     refresh,
-    health: () => ({ version: policy.version, compiledAt: compiled ? new Date(policy.compiledAt).toISOString() : null, enforcingPlans: policy.plans.length, lastError }),
+    health: () => ({
+      version: policy.version,
+      compiledAt: compiled ? new Date(policy.compiledAt).toISOString() : null,
+      enforcingPlans: policy.plans.length,
+      lastError,
+      supportedVersions: supported === null ? null : [...supported],
+      supportedVersionsFrom: supportedFrom,
+    }),
     start() {
       timer = setInterval(() => void tick(), options.checkEveryMs ?? 1_000);
       timer.unref();

@@ -30,8 +30,13 @@ export interface PolicyPlanInput {
 export interface PolicyInputs {
   version: number;
   plans: readonly PolicyPlanInput[];
-  /** Versions the server serves, before any plan retires some of them. */
-  supportedVersions: readonly string[];
+  /** Versions the server serves, before any plan retires some of them; null when not known. */
+  supportedVersions: readonly string[] | null;
+  /**
+   * False when the list is only what traffic showed (the server never named its versions): then a
+   * plan that leaves none of them cannot say that nothing else is served, only that it does not know.
+   */
+  supportedVersionsComplete?: boolean;
 }
 
 /** What a plan retires, in the words a refusal uses. */
@@ -62,8 +67,9 @@ function retiresVersion(scope: PlanScope, version: string): boolean {
   }
 }
 
-function compilePlan(plan: PolicyPlanInput, supported: readonly string[]): CompiledPlan {
+function compilePlan(plan: PolicyPlanInput, supported: readonly string[] | null, complete: boolean): CompiledPlan {
   const clock = planClock(plan);
+  const left = supported === null ? null : supported.filter((version) => !retiresVersion(plan.scope, version));
   return {
     id: plan.id,
     name: plan.name,
@@ -80,12 +86,12 @@ function compilePlan(plan: PolicyPlanInput, supported: readonly string[]): Compi
       retiring: retiringWords(plan.scope),
       planName: plan.name,
       policyUrl: plan.policyUrl,
-      supported: supported.filter((version) => !retiresVersion(plan.scope, version)),
+      supported: left !== null && left.length === 0 && !complete ? null : left,
     },
   };
 }
 
 export function compilePolicy(inputs: PolicyInputs, now: number): CompiledPolicy {
-  const plans = inputs.plans.filter((plan) => plan.action !== 'observe').map((plan) => compilePlan(plan, inputs.supportedVersions));
+  const plans = inputs.plans.filter((plan) => plan.action !== 'observe').map((plan) => compilePlan(plan, inputs.supportedVersions, inputs.supportedVersionsComplete ?? true));
   return new CompiledPolicy(inputs.version, plans, now);
 }

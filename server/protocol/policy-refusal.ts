@@ -21,8 +21,8 @@ export interface RefusalContext {
   planName: string;
   policyUrl: string | null;
   cause: RefusalCause;
-  /** Versions the server still serves to this caller. */
-  supported: readonly string[];
+  /** Versions the server still serves to this caller; null when they could not be learned. */
+  supported: readonly string[] | null;
   /** When a brownout ends (epoch ms), for the message. */
   brownoutEndsAt?: number;
 }
@@ -49,7 +49,9 @@ function causeWords(context: RefusalContext): string {
 /** The one sentence every refusal carries: what happened, what still works, where to read more. */
 export function refusalSentence(requested: string | null, context: RefusalContext): string {
   const head = requested === null ? 'Unsupported protocol version' : `Unsupported protocol version: ${requested}`;
-  const supported = context.supported.length > 0 ? `supported versions: ${context.supported.join(', ')}` : 'no other version is served here';
+  const supported = context.supported === null
+    ? 'the versions still served here could not be learned from the server'
+    : context.supported.length > 0 ? `supported versions: ${context.supported.join(', ')}` : 'no other version is served here';
   const policy = context.policyUrl === null ? '' : ` See ${context.policyUrl}`;
   const cause = causeWords(context);
   return `${head}. ${cause.charAt(0).toUpperCase()}${cause.slice(1)} (${context.planName}); ${supported}.${policy}`;
@@ -63,7 +65,8 @@ function requestedOf(message: ClassifiedMessage): string | null {
 /** A JSON-RPC error answering one refused request: -32022 with `data: { supported, requested }`. */
 export function refusalError(id: JsonRpcId | null, message: ClassifiedMessage, context: RefusalContext): Record<string, unknown> {
   const requested = requestedOf(message);
-  const data: Record<string, unknown> = { supported: [...context.supported] };
+  // Unknown versions are not named, not even as none: an empty list would say that nothing is served.
+  const data: Record<string, unknown> = context.supported === null ? {} : { supported: [...context.supported] };
   if (requested !== null) data.requested = requested;
   return { jsonrpc: '2.0', id, error: { code: UNSUPPORTED_PROTOCOL_VERSION, message: refusalSentence(requested, context), data } };
 }
@@ -80,7 +83,7 @@ export function httpRefusal(messages: readonly ClassifiedMessage[], refused: Cla
   if (refused.kind === 'stream-open') {
     const error = refusalError(null, refused, context);
     if (sessionId === undefined) {
-      const body = { error: 'gone', message: (error.error as { message: string }).message, supported: [...context.supported], policy: context.policyUrl };
+      const body = { error: 'gone', message: (error.error as { message: string }).message, supported: context.supported === null ? null : [...context.supported], policy: context.policyUrl };
       return { status: 410, headers: [], contentType: json, body: JSON.stringify(body) };
     }
     return { status: 405, headers: ['Allow', 'POST'], contentType: json, body: JSON.stringify(error) };

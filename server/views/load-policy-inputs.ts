@@ -12,10 +12,16 @@ const NO_CALLERS: ReadonlySet<string> = new Set();
 
 /**
  * Everything the compiled policy needs from the store: the plans that act, each with its gate judged
- * on stored counts and the callers its block-new date lets through, and the versions still served
- * (the configured list, else those the server answered under in the last 30 days).
+ * on stored counts and the callers its block-new date lets through, and the versions still served:
+ * the configured list; else those the server named itself (its `server/discover`) with those it
+ * answered under in the last 30 days; null when neither says anything.
  */
-export async function loadPolicyInputs(store: Store, now: number, configuredVersions: readonly string[] | undefined): Promise<PolicyInputs> {
+export async function loadPolicyInputs(
+  store: Store,
+  now: number,
+  configuredVersions: readonly string[] | undefined,
+  discoveredVersions?: readonly string[],
+): Promise<PolicyInputs> {
   const version = await store.getPolicyVersion();
   const plans: PolicyPlanInput[] = [];
   for (const plan of await store.listPlans()) {
@@ -38,6 +44,8 @@ export async function loadPolicyInputs(store: Store, now: number, configuredVers
       knownCallers: clock.blockNewAt === null ? NO_CALLERS : await store.listScopeCallersBefore(scope, clock.blockNewAt),
     });
   }
-  const supportedVersions = configuredVersions ?? await store.listServedVersions(now - SERVED_VERSIONS_DAYS * DAY_MS);
-  return { version, plans, supportedVersions };
+  if (configuredVersions !== undefined) return { version, plans, supportedVersions: configuredVersions };
+  const served = await store.listServedVersions(now - SERVED_VERSIONS_DAYS * DAY_MS);
+  const known = [...new Set([...(discoveredVersions ?? []), ...served])];
+  return { version, plans, supportedVersions: known.length === 0 && discoveredVersions === undefined ? null : known, supportedVersionsComplete: discoveredVersions !== undefined };
 }

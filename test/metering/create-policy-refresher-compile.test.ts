@@ -30,7 +30,7 @@ describe('the policy refresher compiling the stored plans', () => {
     await policy.refresh();
     expect(policy.current().version).toBe(2);
     expect(policy.current().plans.map((p) => p.name)).toEqual(['Retire legacy']);
-    expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, lastError: null });
+    expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, lastError: null, supportedVersions: ['2026-07-28'], supportedVersionsFrom: 'config' });
   });
 
   test('a change to a plan is in force after the next refresh', async () => {
