@@ -17,6 +17,8 @@ export interface AnswerSink {
   openStream(): void;
   event(message: unknown): void;
   final(status: number, message: unknown): void;
+  /** The server refused the client's credential: its answer, passed on with these headers. */
+  refused(status: number, contentType: string | null, body: Buffer, headers: readonly string[]): void;
 }
 
 /** For a bridge used on its own, with nothing counting. */
@@ -122,9 +124,17 @@ export class BridgeAnswer implements AnswerSink {
     this.res.end();
   }
 
+  refused(status: number, contentType: string | null, body: Buffer, headers: readonly string[]): void {
+    if (this.streaming) {
+      // The stream is open already (an input round came first): the refusal ends it as the request's error.
+      return this.final(200, { jsonrpc: '2.0', id: null, error: { code: -32603, message: `mcp-sunset bridge: the server refused the credential (HTTP ${status})` } });
+    }
+    this.raw(status, contentType, body, headers);
+  }
+
   /** Another node's answer, passed on as it came. */
-  raw(status: number, contentType: string | null, body: Buffer): void {
-    const head = contentType === null ? [] : ['Content-Type', contentType];
+  raw(status: number, contentType: string | null, body: Buffer, extraHeaders: readonly string[] = []): void {
+    const head = contentType === null ? [...extraHeaders] : ['Content-Type', contentType, ...extraHeaders];
     head.push('Content-Length', String(body.length));
     this.exchange.responseHead(status, headerObject(head));
     if (body.length > 0) this.exchange.responseChunk(body.toString('utf8'));

@@ -13,6 +13,9 @@ interface PushStream {
   answer: BridgeAnswer;
   closed: AbortSignal;
   current: AbortController | undefined;
+  /** The generation of the newest listen opened for the stream, and of the one in force: a later one always wins. */
+  generation: number;
+  currentGeneration: number;
   /** An HTTP+SSE channel's stream, which also carries answers: it outlives a listen, which is opened again. */
   channel: boolean;
 }
@@ -76,14 +79,20 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
   }
 
   /** Passes one listen's notifications to the stream while it is the stream's listen, or about to be. */
-  async function pass(stream: PushStream, mine: AbortController, id: string, upstream: UpstreamAnswer): Promise<void> {
+  async function pass(stream: PushStream, mine: AbortController, id: string, upstream: UpstreamAnswer, generation: number): Promise<void> {
     try {
       for await (const message of upstream.messages()) {
         if (message.id === id) break; // the listen's own end
         if (message.method === 'notifications/subscriptions/acknowledged') {
+          // Acknowledged after a newer listen took over: this one's filter is stale, so it goes.
+          if (generation < stream.currentGeneration) {
+            mine.abort();
+            break;
+          }
           // The new filter is in force: the listen it replaces can go. Until now both ran, so nothing fell between them.
           const previous = stream.current;
           stream.current = mine;
+          stream.currentGeneration = generation;
           if (previous !== mine) previous?.abort();
           continue;
         }
@@ -106,29 +115,34 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
 
   /** Opens a listen with the session's filter now, to replace the current one once the server acknowledges it. */
   function relisten(stream: PushStream): void {
+    const generation = ++stream.generation;
     const mine = new AbortController();
     const stop = () => mine.abort();
     stream.closed.addEventListener('abort', stop, { once: true });
     open(stream, mine)
-      .then((opened) => opened && pass(stream, mine, opened.id, opened.upstream))
+      .then((opened) => opened && pass(stream, mine, opened.id, opened.upstream, generation))
       .catch(() => undefined)
       .finally(() => stream.closed.removeEventListener('abort', stop));
   }
 
   return {
     async listen(answer, session, closed) {
-      const stream: PushStream = { session, answer, closed, current: undefined, channel: false };
+      const stream: PushStream = { session, answer, closed, current: undefined, generation: 1, currentGeneration: 0, channel: false };
       const first = new AbortController();
       closed.addEventListener('abort', () => first.abort(), { once: true });
       const opened = await open(stream, first);
       if (opened === undefined) return answer.empty(405, ['Allow', 'POST']);
-      stream.current = first;
+      // In force until a newer listen is acknowledged (one may already have been, while this one opened).
+      if (stream.currentGeneration < 1) {
+        stream.current = first;
+        stream.currentGeneration = 1;
+      }
       answer.openStream();
       track(stream);
-      await pass(stream, first, opened.id, opened.upstream);
+      await pass(stream, first, opened.id, opened.upstream, 1);
     },
     attachChannel(answer, session, closed) {
-      const stream: PushStream = { session, answer, closed, current: undefined, channel: true };
+      const stream: PushStream = { session, answer, closed, current: undefined, generation: 0, currentGeneration: 0, channel: true };
       track(stream);
       relisten(stream);
     },

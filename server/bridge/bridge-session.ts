@@ -19,4 +19,9 @@ export interface BridgeSession {
    */
   home?: string;
   expiresAt: number;
+  /**
+   * When sealing: the credential (`Authorization`) that opened the session, or null for none; the
+   * token carries only a MAC of it under the sealing key. When opened: the MAC read back.
+   */
+  credential?: string | null;
 }

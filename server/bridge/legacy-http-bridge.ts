@@ -19,6 +19,7 @@ import type { BridgeSession } from './bridge-session.js';
 import { channelToken, inputRequestId, isRelayed, readChannelToken, readInputRequestId, RELAY_HEADER, relayMac } from './bridge-relay.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
+import { credentialOf, endToEndHeaders } from './end-to-end-headers.js';
 
 export interface LegacyHttpBridgeOptions {
   /** The modern server's MCP endpoint. */
@@ -38,6 +39,13 @@ export interface LegacyHttpBridgeOptions {
    * answers must come back to this node (one node, or a balancer with affinity).
    */
   nodeUrl?: () => string | undefined;
+  /**
+   * The server path a legacy Streamable HTTP request's modern requests go to: the one the proxy
+   * would forward the client's own request to. Undefined (or absent): `defaultPath`.
+   */
+  modernPathOf?: (clientPath: string) => string | undefined;
+  /** The server path for modern requests no client request places (HTTP+SSE channels, listens). Absent: the upstream URL's. */
+  defaultPath?: string;
 }
 
 /** One legacy request as the sidecar read it: its body (undefined when too large to read whole, or a GET). */
@@ -49,6 +57,20 @@ export interface BridgedRequest {
 }
 
 type Message = UpstreamMessage;
+
+/** What the client's request gives the modern requests made for it: where they go, its own headers, its credential. */
+interface ClientEdge {
+  path: string | undefined;
+  headers: readonly [string, string][];
+  credential: string | undefined;
+}
+
+const NO_EDGE: ClientEdge = Object.freeze({ path: undefined, headers: [], credential: undefined });
+
+/** The server's answer when it refused the client's credential: passed on whole, so the client can sign in. */
+function isAuthRefusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
 type Forward = Extract<BridgeStep, { kind: 'forward' }>;
 
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
@@ -156,15 +178,31 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   const poster = createModernPoster(options.upstream);
   // On a session's home node: its standalone streams and the listens behind them.
-  const listens = createBridgeListens((request, session, signal) => postUpstream(request, session, signal), options.now);
+  // A listen is the server's work for the client that opened its stream: it carries that client's edge.
+  const listenEdges = new WeakMap<BridgeSession, ClientEdge>();
+  const listens = createBridgeListens((request, session, signal) => postUpstream(request, session, signal, listenEdges.get(session)), options.now);
 
-  function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal): Promise<UpstreamAnswer> {
+  function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal, edge: ClientEdge = NO_EDGE): Promise<UpstreamAnswer> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
-    return poster.post(headers, JSON.stringify(message), signal);
+    return poster.post(edge.path ?? options.defaultPath, edge.headers.length === 0 ? headers : [...headers, ...edge.headers], JSON.stringify(message), signal);
+  }
+
+  /** The edge of a client request; `placed` for a Streamable HTTP request, whose path says where the server is. */
+  function edgeOf(req: IncomingMessage, placed: boolean): ClientEdge {
+    return {
+      path: placed ? options.modernPathOf?.(req.url ?? '/') : undefined,
+      headers: endToEndHeaders(req.headers, RELAY_HEADER),
+      credential: credentialOf(req.headers),
+    };
   }
 
   /** The handshake: the client's facts and the legacy InitializeResult built from the server's discovery, or the error to answer. */
-  async function handshake(step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<{ session: BridgeSession; result: Record<string, unknown> } | { status: number; error: Message }> {
+  async function handshake(
+    step: Extract<BridgeStep, { kind: 'initialize' }>,
+    signal: AbortSignal,
+    edge: ClientEdge,
+    bind: boolean,
+  ): Promise<{ session: BridgeSession; result: Record<string, unknown> } | { status: number; error: Message } | { refusedBy: UpstreamAnswer }> {
     const { params } = step;
     const clientInfo = params.clientInfo;
     if (!isRecord(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
@@ -172,7 +210,9 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const facts = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
-    for await (const message of (await postUpstream({ id: DISCOVER_ID, method: METHOD.discover }, facts, signal)).messages()) {
+    const discovery = await postUpstream({ id: DISCOVER_ID, method: METHOD.discover }, facts, signal, edge);
+    if (isAuthRefusal(discovery.status)) return { refusedBy: discovery };
+    for await (const message of discovery.messages()) {
       if (message.id === DISCOVER_ID) discovered = message;
     }
     const result = legacyInitializeResult(params.protocolVersion, discovered?.result);
@@ -187,23 +227,34 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       issuedAt: now,
       expiresAt: now + options.sessionTtlMs,
       ...(home === undefined ? {} : { home }),
+      // Bound to the credential that opened it: the same id with another credential, or none, is refused.
+      ...(bind ? { credential: edge.credential ?? null } : {}),
     };
     return { session, result: result as unknown as Record<string, unknown> };
   }
 
-  async function initialize(answer: BridgeAnswer, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal): Promise<void> {
-    const opened = await handshake(step, signal);
+  async function initialize(answer: BridgeAnswer, step: Extract<BridgeStep, { kind: 'initialize' }>, signal: AbortSignal, edge: ClientEdge): Promise<void> {
+    const opened = await handshake(step, signal, edge, true);
+    if ('refusedBy' in opened) return passAuthRefusal(answer, opened.refusedBy);
     if ('error' in opened) return answer.json(opened.status, opened.error);
     const sealed = sealBridgeSession(options.ring, opened.session);
     if (!sealed.ok) return answer.json(200, rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: the client capabilities are too large to carry in a session id'));
     answer.json(200, { jsonrpc: '2.0', id: step.id, result: opened.result }, [HEADER.sessionId, sealed.token]);
   }
 
-  async function forward(answer: AnswerSink, step: Forward, session: BridgeSession, abort: AbortController): Promise<void> {
+  /** The server's 401 or 403 as it gave it, `WWW-Authenticate` included, so a legacy client signs in as against a legacy server. */
+  async function passAuthRefusal(answer: AnswerSink, refused: UpstreamAnswer): Promise<void> {
+    const body = await refused.bytes();
+    const challenge = refused.headers['www-authenticate'];
+    const headers = challenge === undefined ? [] : ['WWW-Authenticate', Array.isArray(challenge) ? challenge.join(', ') : challenge];
+    answer.refused(refused.status, refused.headers['content-type'] ?? null, body, headers);
+  }
+
+  async function forward(answer: AnswerSink, step: Forward, session: BridgeSession, abort: AbortController, edge: ClientEdge = NO_EDGE): Promise<void> {
     const key = keyOf(session, step.id);
     forwarding[key] = abort;
     try {
-      await relay(answer, step, session, abort.signal);
+      await relay(answer, step, session, abort.signal, edge);
     } finally {
       if (forwarding[key] === abort) delete forwarding[key];
     }
@@ -240,11 +291,12 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     });
   }
 
-  async function relay(answer: AnswerSink, step: Forward, session: BridgeSession, signal: AbortSignal): Promise<void> {
+  async function relay(answer: AnswerSink, step: Forward, session: BridgeSession, signal: AbortSignal, edge: ClientEdge): Promise<void> {
     let upstreamId: string | number = step.id;
     let params = step.params;
     for (let round = 0; ; round += 1) {
-      const upstream = await postUpstream({ id: upstreamId, method: step.method, params }, session, signal);
+      const upstream = await postUpstream({ id: upstreamId, method: step.method, params }, session, signal, edge);
+      if (isAuthRefusal(upstream.status) && round === 0) return passAuthRefusal(answer, upstream);
       if (upstream.stream) answer.openStream();
       let final: Message | undefined;
       for await (const message of upstream.messages()) {
@@ -304,14 +356,17 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (pathname === SSE_PATH && request.method === 'GET') return openChannel(answer, abort, entry);
     if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, signal);
     const token = request.headers[HEADER.sessionId];
+    const edge = edgeOf(req, true);
+    const presented = { credential: edge.credential };
     if (request.method === 'GET' && typeof token === 'string') {
-      const opened = openBridgeSession(options.ring, token, options.now());
+      const opened = openBridgeSession(options.ring, token, options.now(), presented);
       if (!opened.ok || options.isRevoked?.(opened.session.id) === true) {
         return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.ok ? 'revoked' : opened.reason})`));
       }
       entry.idle = true;
       const away = awayHome(opened.session, request.headers);
       if (away !== undefined) return streamFromHome(req, answer, away, token, signal);
+      listenEdges.set(opened.session, edge);
       return listens.listen(answer, opened.session, signal);
     }
     if (request.method !== 'POST') {
@@ -321,17 +376,17 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const step = readStep(req, answer, request);
     if (step === undefined) return;
-    if (step.kind === 'initialize') return initialize(answer, step, signal);
+    if (step.kind === 'initialize') return initialize(answer, step, signal, edge);
     if (step.kind === 'refuse') return answer.json(step.id === null ? 400 : 200, rpcError(step.id, step.code, step.message));
     if (typeof token !== 'string') return answer.json(400, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: a session id is required after initialize'));
-    const opened = openBridgeSession(options.ring, token, options.now());
+    const opened = openBridgeSession(options.ring, token, options.now(), presented);
     if (!opened.ok) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`));
     if (options.isRevoked?.(opened.session.id) === true) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: session not found (revoked)'));
     const { session } = opened;
     // Sealed with a key being rotated out: the client takes the id resealed with the current key
     // from this answer (legacy clients adopt the session id of any answer), before the old one lapses.
     if (opened.stale) {
-      const resealed = sealBridgeSession(options.ring, session);
+      const resealed = sealBridgeSession(options.ring, session.credential === undefined ? session : { ...session, credential: edge.credential ?? null });
       if (resealed.ok) answer.addHeader(HEADER.sessionId, resealed.token);
     }
     switch (step.kind) {
@@ -359,7 +414,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'answer':
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
       case 'forward':
-        return forward(answer, step, session, abort);
+        return forward(answer, step, session, abort, edge);
       case 'subscribe': {
         const away = awayHome(session, request.headers);
         if (away !== undefined) return passOn(req, answer, away, request.body!, signal, token);
@@ -403,8 +458,14 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   }
 
   /** The stream of a channel as the place a forwarded request's answer goes: messages only, the stream stays open. */
-  function channelSink(channel: Channel): AnswerSink {
-    return { openStream() {}, event: (message) => channel.stream.event(message), final: (_status, message) => channel.stream.event(message) };
+  function channelSink(channel: Channel, id: string | number | null = null): AnswerSink {
+    return {
+      openStream() {},
+      event: (message) => channel.stream.event(message),
+      final: (_status, message) => channel.stream.event(message),
+      // An HTTP+SSE client was answered 202 already: the server's refusal reaches it as the request's error.
+      refused: (status) => channel.stream.event(rpcError(id, INTERNAL_ERROR, `mcp-sunset bridge: the server refused the credential (HTTP ${status})`)),
+    };
   }
 
   /**
@@ -452,11 +513,14 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       }
       case 'initialize':
         return channelWork(channel, async () => {
-          const opened = await handshake(step, channel.closed);
+          const channelEdge = edgeOf(req, false);
+          const opened = await handshake(step, channel.closed, channelEdge, false);
+          if ('refusedBy' in opened) return channel.stream.event(rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: the server refused the credential (HTTP ${opened.refusedBy.status})`));
           if ('error' in opened) return channel.stream.event(opened.error);
           channel.session = opened.session;
           channel.stream.event({ jsonrpc: '2.0', id: step.id, result: opened.result });
           // The channel's stream is also the legacy server's push channel: list changes and subscribed resources.
+          listenEdges.set(opened.session, channelEdge);
           listens.attachChannel(channel.stream, opened.session, channel.closed);
         });
       case 'forward':
@@ -466,7 +530,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
           const stop = () => abort.abort();
           channel.closed.addEventListener('abort', stop);
           try {
-            await forward(channelSink(channel), step, session, abort);
+            await forward(channelSink(channel, step.id), step, session, abort, edgeOf(req, false));
           } catch {
             if (!channel.closed.aborted) channel.stream.event(rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the server could not be reached'));
           } finally {

@@ -1,4 +1,4 @@
-import http, { type IncomingMessage } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { createParser } from 'eventsource-parser';
 
@@ -9,26 +9,30 @@ export type UpstreamMessage = { jsonrpc?: string; id?: string | number | null; m
 export interface UpstreamAnswer {
   status: number;
   stream: boolean;
+  headers: IncomingHttpHeaders;
   messages(): AsyncGenerator<UpstreamMessage>;
+  /** The body as it came, for an answer passed on whole (the server's 401 or 403, say). */
+  bytes(): Promise<Buffer>;
 }
 
 export interface ModernPoster {
-  post(headers: readonly [string, string][], body: string, signal: AbortSignal): Promise<UpstreamAnswer>;
+  /** POSTs to `path` (and query) on the server; undefined: the upstream URL's own. */
+  post(path: string | undefined, headers: readonly [string, string][], body: string, signal: AbortSignal): Promise<UpstreamAnswer>;
   close(): void;
 }
 
-function readAll(res: IncomingMessage): Promise<string> {
+function readBytes(res: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
     res.on('error', reject);
     res.on('aborted', () => reject(new Error('the server broke off its answer')));
   });
 }
 
 async function* jsonMessages(res: IncomingMessage): AsyncGenerator<UpstreamMessage> {
-  const text = await readAll(res);
+  const text = (await readBytes(res)).toString('utf8');
   let message: UpstreamMessage;
   try {
     message = JSON.parse(text) as UpstreamMessage;
@@ -62,16 +66,16 @@ async function* streamMessages(res: IncomingMessage): AsyncGenerator<UpstreamMes
 export function createModernPoster(upstream: URL): ModernPoster {
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  const path = upstream.pathname + upstream.search;
+  const ownPath = upstream.pathname + upstream.search;
   return {
-    post(headers, body, signal) {
+    post(path, headers, body, signal) {
       return new Promise((resolve, reject) => {
         if (signal.aborted) return reject(new Error('aborted'));
         // Node sets no Host of its own when headers come as a list.
         const flat: string[] = ['Host', upstream.host];
         for (const [name, value] of headers) flat.push(name, value);
         flat.push('Content-Length', String(Buffer.byteLength(body)));
-        const req = (secure ? https : http).request({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, path, method: 'POST', headers: flat, agent });
+        const req = (secure ? https : http).request({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, path: path ?? ownPath, method: 'POST', headers: flat, agent });
         const abort = () => req.destroy(new Error('aborted'));
         signal.addEventListener('abort', abort, { once: true });
         req.on('error', (error) => {
@@ -81,7 +85,7 @@ export function createModernPoster(upstream: URL): ModernPoster {
         req.on('response', (res) => {
           res.on('close', () => signal.removeEventListener('abort', abort));
           const stream = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
-          resolve({ status: res.statusCode ?? 502, stream, messages: () => (stream ? streamMessages(res) : jsonMessages(res)) });
+          resolve({ status: res.statusCode ?? 502, stream, headers: res.headers, messages: () => (stream ? streamMessages(res) : jsonMessages(res)), bytes: () => readBytes(res) });
         });
         req.end(body);
       });

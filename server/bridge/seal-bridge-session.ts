@@ -11,6 +11,11 @@ export function bridgeTokenMac(secret: Buffer, keyId: string, payload: string): 
   return createHmac('sha256', secret).update(`${BRIDGE_TOKEN_PREFIX}.${keyId}.${payload}`).digest('base64url');
 }
 
+/** What a token keeps of the credential that opened its session: a MAC under the sealing key, never the credential. */
+export function credentialMac(secret: Buffer, credential: string | null): string {
+  return createHmac('sha256', secret).update(`credential\n${credential === null ? '-' : `+${credential}`}`).digest('base64url');
+}
+
 export type SealResult = { ok: true; token: string } | { ok: false; reason: 'too-large' };
 
 /**
@@ -21,7 +26,11 @@ export type SealResult = { ok: true; token: string } | { ok: false; reason: 'too
 export function sealBridgeSession(ring: BridgeKeyRing, session: BridgeSession): SealResult {
   const { id, secret } = ring.current;
   const payload = Buffer.from(
-    JSON.stringify({ i: session.id, v: session.version, c: session.clientCapabilities, n: session.clientInfo, t: session.issuedAt, e: session.expiresAt, ...(session.home === undefined ? {} : { h: session.home }) }),
+    JSON.stringify({
+      i: session.id, v: session.version, c: session.clientCapabilities, n: session.clientInfo, t: session.issuedAt, e: session.expiresAt,
+      ...(session.home === undefined ? {} : { h: session.home }),
+      ...(session.credential === undefined ? {} : { f: credentialMac(secret, session.credential) }),
+    }),
   ).toString('base64url');
   const token = `${BRIDGE_TOKEN_PREFIX}.${id}.${payload}.${bridgeTokenMac(secret, id, payload)}`;
   return token.length > MAX_BRIDGE_TOKEN_CHARS ? { ok: false, reason: 'too-large' } : { ok: true, token };

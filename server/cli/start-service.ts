@@ -17,6 +17,16 @@ import { createLegacyHttpBridge } from '../bridge/legacy-http-bridge.js';
 import { bridgeRingFromConfig } from './bridge-ring-from-config.js';
 import { createRevocationRefresher } from '../metering/create-revocation-refresher.js';
 import { discoverUrlsOf, watchUpstreamVersions, type UpstreamVersionsHealth } from '../prober/watch-upstream-versions.js';
+import { isUnderPublicPrefix, toUpstreamPath, type PathMapping } from '../sidecar/path-mapping.js';
+import { placeRequestTarget } from '../sidecar/place-request-target.js';
+
+/** The server path a bridged Streamable HTTP request's modern requests go to, as the proxy would forward it; undefined outside the prefix. */
+function bridgeUpstreamPath(clientPath: string, mapping: PathMapping): string | undefined {
+  const placed = placeRequestTarget(clientPath) ?? clientPath;
+  if (!isUnderPublicPrefix(placed, mapping)) return undefined;
+  const path = toUpstreamPath(placed, mapping);
+  return path === '' ? '/' : path;
+}
 
 export interface RunningService {
   sidecarUrl: URL;
@@ -78,10 +88,15 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   // Read only where a bridge honours sessions: elsewhere there is nothing to revoke.
   const revocations = createRevocationRefresher({ store: ring === undefined ? undefined : store, now, logger, refreshEveryMs: config.bridge.revocationRefreshMs });
   let listening: URL | undefined;
+  const upstreamPrefix = options.upstream.pathname.replace(/\/+$/, '');
+  const bridgeMapping: PathMapping = { upstreamPrefix, publicPrefix: config.publicPrefix ?? upstreamPrefix };
   const bridge = ring === undefined
     ? undefined
     : createLegacyHttpBridge({
       upstream: options.upstream,
+      // The bridge's modern requests go where the proxy would forward the client's own request.
+      modernPathOf: (clientPath) => bridgeUpstreamPath(clientPath, bridgeMapping),
+      defaultPath: discoverUrlsOf(options.upstream)[0]!.pathname,
       ring,
       sessionTtlMs: config.bridge.sessionTtlMs,
       inputTimeoutMs: config.bridge.inputTimeoutMs,

@@ -33,6 +33,21 @@ function flip(token: string, index: number): string {
 }
 
 describe('bridge session tokens', () => {
+  it('a session bound to a credential opens only with that credential, and the token never carries it', () => {
+    const ring = new BridgeKeyRing(key());
+    const token = seal(ring, session({ credential: 'Bearer secret-token-1' }));
+    expect(Buffer.from(token.split('.')[2]!, 'base64url').toString('utf8')).not.toContain('secret-token-1');
+    expect(openBridgeSession(ring, token, NOW, { credential: 'Bearer secret-token-1' })).toMatchObject({ ok: true });
+    expect(openBridgeSession(ring, token, NOW, { credential: 'Bearer secret-token-2' })).toEqual({ ok: false, reason: 'other-credential' });
+    expect(openBridgeSession(ring, token, NOW, { credential: undefined })).toEqual({ ok: false, reason: 'other-credential' });
+    // Opened without a credential presented (to count it, say), it is not checked.
+    expect(openBridgeSession(ring, token, NOW)).toMatchObject({ ok: true });
+    // One opened without a credential is bound to having none.
+    const bare = seal(ring, session({ credential: null }));
+    expect(openBridgeSession(ring, bare, NOW, { credential: undefined })).toMatchObject({ ok: true });
+    expect(openBridgeSession(ring, bare, NOW, { credential: 'Bearer x' })).toEqual({ ok: false, reason: 'other-credential' });
+  });
+
   it('a sealed session opens to the same session on any node holding the key', () => {
     const secret = key();
     const token = seal(new BridgeKeyRing(secret));

@@ -10,7 +10,7 @@ import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen
  * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default). `surface: 'bridge'` adds a
  * resource, a prompt and a tool that elicits (register-bridge-surface.ts).
  */
-export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge' } = {}): Promise<Peer & { notify: ServerNotifier }> {
+export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge'; requireBearer?: string } = {}): Promise<Peer & { notify: ServerNotifier }> {
   const handler = createMcpHandler(
     (ctx) => {
       // The bridge surface also offers resource subscriptions, which modern clients take through subscriptions/listen.
@@ -27,6 +27,12 @@ export async function startV2Server(mode: 'modern' | 'dual', options: { surface?
     recordRequest(seen, req);
     if (new URL(req.url ?? '/', 'http://peer').pathname !== '/mcp') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    // A protected resource as the authorization spec has it: no valid bearer token, a 401 naming its metadata.
+    if (options.requireBearer !== undefined && req.headers.authorization !== `Bearer ${options.requireBearer}`) {
+      const challenge = `Bearer resource_metadata="http://${req.headers.host ?? 'peer'}/.well-known/oauth-protected-resource/mcp"`;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': challenge }).end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
     void handle(req, res);
