@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import { BRIDGE_SESSION_ID, MAX_BRIDGE_TOKEN_CHARS, readBridgeTokenClaims } from '../protocol/read-bridge-token-claims.js';
+import { BRIDGE_CHANNEL_PREFIX, BRIDGE_SESSION_ID, MAX_BRIDGE_TOKEN_CHARS, readBridgeTokenClaims, readChannelTokenSessionId } from '../protocol/read-bridge-token-claims.js';
 import type { Store } from '../store/store.js';
 import type { BridgeRevocationInput } from '../store/sqlite/upsert-bridge-revocation.js';
 import { parseInput } from './parse-input.js';
@@ -16,7 +16,7 @@ export interface BridgeRevocationsRouterDeps {
 
 const revocationBody = z
   .object({
-    /** The session token as the client sent it, or the bare session id inside it. */
+    /** The session token as the client sent it, an HTTP+SSE channel token (from its message URL), or the bare session id inside either. */
     session: z.string().trim().min(1).max(MAX_BRIDGE_TOKEN_CHARS),
     expiresAt: z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2027-01-15T09:00:00Z' }).optional(),
     reason: z.string().trim().max(200).optional().transform((v) => (v === undefined || v === '' ? null : v)),
@@ -32,6 +32,13 @@ const invalid = (parameter: 'session' | 'expiresAt', message: string) => new App
  */
 function revocationOf(body: z.output<typeof revocationBody>): BridgeRevocationInput {
   const { session, expiresAt, reason } = body;
+  if (session.startsWith(`${BRIDGE_CHANNEL_PREFIX}.`)) {
+    // A channel token carries no expiry: like a bare id, it needs one said.
+    const sessionId = readChannelTokenSessionId(session);
+    if (sessionId === undefined) throw invalid('session', `not an HTTP+SSE channel token (${BRIDGE_CHANNEL_PREFIX}.<node>.<channel>.<mac>)`);
+    if (expiresAt === undefined) throw invalid('expiresAt', 'required with a channel token: when its session expires (at most bridge.sessionTtlMs from now)');
+    return { sessionId, expiresAt: Date.parse(expiresAt), reason };
+  }
   if (session.includes('.')) {
     const claims = readBridgeTokenClaims(session);
     if (claims === undefined) throw invalid('session', 'not a bridge session token (mss1.<key>.<payload>.<mac>) nor a bare session id');

@@ -13,6 +13,8 @@ interface PushStream {
   answer: BridgeAnswer;
   closed: AbortSignal;
   current: AbortController | undefined;
+  /** The newest listen not yet acknowledged, if any: a newer one replaces it, so unacknowledged listens never pile up. */
+  pending: AbortController | undefined;
   /** The generation of the newest listen opened for the stream, and of the one in force: a later one always wins. */
   generation: number;
   currentGeneration: number;
@@ -22,6 +24,8 @@ interface PushStream {
 
 /** Bounds on what a home node holds for resource subscriptions, whatever clients send. */
 const MAX_SUBSCRIBED_SESSIONS = 10_000;
+/** Standalone streams one node holds open, each with its listen: past it, a client is answered as by a server with none. */
+export const MAX_PUSH_STREAMS = 10_000;
 const MAX_URIS_PER_SESSION = 64;
 const MAX_URI_CHARS = 2048;
 /** How soon a channel's listen the server ended is opened again. */
@@ -47,12 +51,13 @@ export interface BridgeListens {
  * between them.
  */
 export function createBridgeListens(post: PostUpstream, now: () => number): BridgeListens {
-  const subscribed: Record<string, { uris: Set<string>; expiresAt: number }> = Object.create(null) as Record<string, { uris: Set<string>; expiresAt: number }>;
-  let subscribedCount = 0;
-  const streams: Record<string, PushStream[]> = Object.create(null) as Record<string, PushStream[]>;
+  // By session id: Maps, so no id (`__proto__`, say) finds anything but what was put there.
+  const subscribed = new Map<string, { uris: Set<string>; expiresAt: number }>();
+  const streams = new Map<string, PushStream[]>();
+  let streamCount = 0;
 
   function filterOf(session: BridgeSession): Record<string, unknown> {
-    const uris = subscribed[session.id]?.uris;
+    const uris = subscribed.get(session.id)?.uris;
     return uris === undefined || uris.size === 0 ? LIST_CHANGED_FILTER : { ...LIST_CHANGED_FILTER, resourceSubscriptions: [...uris] };
   }
 
@@ -66,16 +71,20 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
   }
 
   function track(stream: PushStream): void {
-    (streams[stream.session.id] ??= []).push(stream);
+    const open = streams.get(stream.session.id);
+    if (open === undefined) streams.set(stream.session.id, [stream]);
+    else open.push(stream);
+    streamCount += 1;
     stream.closed.addEventListener('abort', () => forget(stream), { once: true });
   }
 
   /** A stream that ended, by the client or the server, takes no more subscription changes. */
   function forget(stream: PushStream): void {
-    const open = streams[stream.session.id];
+    const open = streams.get(stream.session.id);
     if (open === undefined || !open.includes(stream)) return;
     open.splice(open.indexOf(stream), 1);
-    if (open.length === 0) delete streams[stream.session.id];
+    streamCount -= 1;
+    if (open.length === 0) streams.delete(stream.session.id);
   }
 
   /** Passes one listen's notifications to the stream while it is the stream's listen, or about to be. */
@@ -93,6 +102,7 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
           const previous = stream.current;
           stream.current = mine;
           stream.currentGeneration = generation;
+          if (stream.pending === mine) stream.pending = undefined;
           if (previous !== mine) previous?.abort();
           continue;
         }
@@ -117,6 +127,9 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
   function relisten(stream: PushStream): void {
     const generation = ++stream.generation;
     const mine = new AbortController();
+    // A listen still waiting for its acknowledgement carries an older filter: it can only lose to this one.
+    if (stream.pending !== undefined && stream.pending !== stream.current) stream.pending.abort();
+    stream.pending = mine;
     const stop = () => mine.abort();
     stream.closed.addEventListener('abort', stop, { once: true });
     open(stream, mine)
@@ -127,7 +140,8 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
 
   return {
     async listen(answer, session, closed) {
-      const stream: PushStream = { session, answer, closed, current: undefined, generation: 1, currentGeneration: 0, channel: false };
+      if (streamCount >= MAX_PUSH_STREAMS) return answer.empty(405, ['Allow', 'POST']);
+      const stream: PushStream = { session, answer, closed, current: undefined, pending: undefined, generation: 1, currentGeneration: 0, channel: false };
       const first = new AbortController();
       closed.addEventListener('abort', () => first.abort(), { once: true });
       const opened = await open(stream, first);
@@ -142,33 +156,28 @@ export function createBridgeListens(post: PostUpstream, now: () => number): Brid
       await pass(stream, first, opened.id, opened.upstream, 1);
     },
     attachChannel(answer, session, closed) {
-      const stream: PushStream = { session, answer, closed, current: undefined, generation: 0, currentGeneration: 0, channel: true };
+      const stream: PushStream = { session, answer, closed, current: undefined, pending: undefined, generation: 0, currentGeneration: 0, channel: true };
       track(stream);
       relisten(stream);
     },
     subscribe(session, uri, on) {
       if (uri.length > MAX_URI_CHARS) return `a subscribed uri is at most ${MAX_URI_CHARS} characters`;
-      let entry = subscribed[session.id];
+      let entry = subscribed.get(session.id);
       if (entry === undefined) {
         if (!on) return undefined;
-        if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) {
+        if (subscribed.size >= MAX_SUBSCRIBED_SESSIONS) {
           const at = now();
-          for (const [id, held] of Object.entries(subscribed)) {
-            if (held.expiresAt <= at) {
-              delete subscribed[id];
-              subscribedCount -= 1;
-            }
-          }
-          if (subscribedCount >= MAX_SUBSCRIBED_SESSIONS) return 'this node holds as many subscribed sessions as it may';
+          for (const [id, held] of subscribed) if (held.expiresAt <= at) subscribed.delete(id);
+          if (subscribed.size >= MAX_SUBSCRIBED_SESSIONS) return 'this node holds as many subscribed sessions as it may';
         }
-        entry = subscribed[session.id] = { uris: new Set(), expiresAt: session.expiresAt };
-        subscribedCount += 1;
+        entry = { uris: new Set(), expiresAt: session.expiresAt };
+        subscribed.set(session.id, entry);
       }
       if (on && !entry.uris.has(uri) && entry.uris.size >= MAX_URIS_PER_SESSION) return `a session subscribes to at most ${MAX_URIS_PER_SESSION} resources`;
       const changed = on ? !entry.uris.has(uri) : entry.uris.has(uri);
       if (on) entry.uris.add(uri);
       else entry.uris.delete(uri);
-      if (changed) for (const stream of streams[session.id] ?? []) relisten(stream);
+      if (changed) for (const stream of streams.get(session.id) ?? []) relisten(stream);
       return undefined;
     },
   };

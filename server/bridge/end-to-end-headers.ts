@@ -6,11 +6,12 @@
  * `Accept-Encoding`, since the bridge reads the answer.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { HEADER } from '../protocol/versions.js';
 
 const NOT_PASSED: ReadonlySet<string> = new Set([
   'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade',
   'host', 'content-length', 'content-type', 'content-encoding', 'accept', 'accept-encoding', 'expect',
-  'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id',
+  HEADER.sessionId, HEADER.protocolVersion, HEADER.method, HEADER.name, HEADER.lastEventId,
 ]);
 
 /** True for a header the bridge does not pass on (see above); `Mcp-Param-*` are derived from the body too. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { bridgeStep, type BridgeStep } from '../protocol/bridge-step.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LEGACY_BAD_REQUEST, PARSE_ERROR, SESSION_NOT_FOUND } from '../protocol/error-codes.js';
-import { inputRequiredOf, inputRetryParams, unmappableInputRequest, type EmbeddedInputRequest } from '../protocol/input-required-of.js';
+import { inputRequiredOf, inputRetryParams, unmappableInputRequest } from '../protocol/input-required-of.js';
 import { isRecord } from '../protocol/is-record.js';
 import { legacyInitializeResult } from '../protocol/legacy-initialize-result.js';
 import { legacyResultOf } from '../protocol/legacy-result-of.js';
@@ -11,12 +11,19 @@ import { HEADER } from '../protocol/versions.js';
 import { METHOD } from '../protocol/method-names.js';
 import { rpcError } from '../protocol/rpc-error.js';
 import { OpenList, type Listed } from '../lib/open-list.js';
+import { OnceWithin } from '../lib/once-within.js';
 import { createBridgeListens } from './bridge-listens.js';
 import { createModernPoster, type UpstreamAnswer, type UpstreamMessage } from './modern-poster.js';
 import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
-import { channelToken, inputRequestId, isRelayed, readChannelToken, readInputRequestId, RELAY_HEADER, relayMac } from './bridge-relay.js';
+import { BridgeChannels, type Channel } from './bridge-channels.js';
+import { BridgeSessions } from './bridge-sessions.js';
+import { channelToken, readChannelToken, readInputRequestId } from './bridge-relay.js';
+import { InputFailed, InputRounds } from './input-rounds.js';
+import { NodeRelayFailed, relayToNode, type NodeRelay } from './relay-to-node.js';
+import { routeBridgeRequest, type BridgeRoute, type BridgeTarget } from './route-bridge-request.js';
+import { openNodeRelay, RELAY_HEADER, RELAY_WINDOW_MS, type RelayKind, type RelayVerdict } from './seal-node-relay.js';
 import { openBridgeSession } from './open-bridge-session.js';
 import { sealBridgeSession } from './seal-bridge-session.js';
 import { credentialOf, endToEndHeaders } from './end-to-end-headers.js';
@@ -30,6 +37,10 @@ export interface LegacyHttpBridgeOptions {
   now: () => number;
   /** Session ids (BridgeSession.id) no longer honoured, though genuine and unexpired. */
   isRevoked?: (sessionId: string) => boolean;
+  /** False while this node does not know which sessions are revoked: it then honours none. Absent: known. */
+  revocationsKnown?: () => boolean;
+  /** How often open streams and channels are checked for expiry and revocation. Default 5 s. */
+  sweepEveryMs?: number;
   /** How long the bridge waits for the client to answer one round of an `input_required` result. */
   inputTimeoutMs?: number;
   /** Rounds of `input_required` one request may take before the bridge gives up on it. */
@@ -44,6 +55,11 @@ export interface LegacyHttpBridgeOptions {
    * would forward the client's own request to. Undefined (or absent): `defaultPath`.
    */
   modernPathOf?: (clientPath: string) => string | undefined;
+  /**
+   * The path and query a request-target is served at, when it lies inside the public prefix; a
+   * relay to another node goes there and nowhere else. Absent: the target as a URL parser resolves it.
+   */
+  relayPathOf?: (target: string) => string | undefined;
   /** The server path for modern requests no client request places (HTTP+SSE channels, listens). Absent: the upstream URL's. */
   defaultPath?: string;
 }
@@ -54,6 +70,22 @@ export interface BridgedRequest {
   headers: IncomingHttpHeaders;
   body: Buffer | undefined;
   bodyTooLarge: boolean;
+  /** The caller the sidecar identified, opaque here: an HTTP+SSE message relayed on is counted under it. */
+  caller?: string;
+}
+
+/** Who gates and counts a request here, and the caller to count it under when another node identified it. */
+export interface BridgeAdmission {
+  counts: boolean;
+  /** For a relayed HTTP+SSE message: the caller the node it landed on identified. */
+  caller: string | undefined;
+}
+
+export interface BridgeHealth {
+  channels: number;
+  listens: number;
+  /** Requests carrying a relay header that was not accepted (forged, replayed, stale, or for something else). */
+  relaysRefused: number;
 }
 
 type Message = UpstreamMessage;
@@ -76,6 +108,10 @@ type Forward = Extract<BridgeStep, { kind: 'forward' }>;
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
 const DEFAULT_INPUT_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
+const DEFAULT_SWEEP_EVERY_MS = 5_000;
+const NOT_RELAYED: RelayVerdict = Object.freeze({ relayed: false });
+/** Relays remembered to refuse a replay: more than a fleet relays within a window. */
+const MAX_RELAYS_REMEMBERED = 100_000;
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: Buffer | undefined; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
@@ -90,10 +126,6 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<{ body: Buffe
   });
 }
 
-
-/** The client failed an input request, or never answered it: the original request fails with this. */
-class InputFailed extends Error {}
-
 /**
  * A legacy Streamable HTTP endpoint in front of a modern-only server. The session lives in its id
  * (sealed, see seal-bridge-session.ts), so any bridge holding the key serves any request of it;
@@ -102,25 +134,26 @@ class InputFailed extends Error {}
  * gone" and would start over, where the modern server meant "method not found".
  *
  * An `input_required` result becomes the legacy server-to-client requests on the request's event
- * stream; the client's answers are sent back as the modern retry, under a new id. An answer that
- * lands on another node is relayed to the one holding that stream (see bridge-relay.ts).
+ * stream; the client's answers are sent back as the modern retry, under a new id. What only one
+ * node can act on (an answer, a subscription, a listen, an HTTP+SSE message) is relayed to it, as
+ * route-bridge-request.ts decides and seal-node-relay.ts seals.
  */
 export interface LegacyHttpBridge {
   /** Reads the request itself and answers it, unmetered. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Answers a request the sidecar read and classified, reporting the answer to its exchange. */
   serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void;
+  /** Whether the sidecar gates and counts a request here (see route-bridge-request.ts); `body` as read, undefined when not whole. */
+  admit(req: IncomingMessage, body: Buffer | undefined): BridgeAdmission;
   /** The negotiated version a session id carries, when this node can open it. */
   sessionVersion(token: string): string | undefined;
   /** The method of an input request this fleet sent under `id`, read from the id itself. */
   inputRequestMethod(id: string | number): string | undefined;
   /** True for a path only the bridge answers: the HTTP+SSE stream and message endpoint. */
   claims(path: string): boolean;
-  /**
-   * True for a request counted on another node: an answer relayed here after it was counted where it
-   * landed, or an HTTP+SSE message this node passes to the node holding its channel, which counts it.
-   */
-  countedElsewhere(req: IncomingMessage): boolean;
+  /** Ends the streams and channels of sessions expired or revoked since they opened. */
+  sweep(): void;
+  health(): BridgeHealth;
   /** Requests this node is answering whose answer is not through yet. */
   inFlight(): number;
   /** Ends every request still being answered, counting each as cancelled; answers how many. */
@@ -135,19 +168,10 @@ interface Serving extends Listed {
   exchange: BridgeExchange;
   /** Set when this response is an HTTP+SSE channel's stream. */
   channel: Channel | undefined;
+  /** Set when this response is a session's standalone stream, here or passed on from its home node. */
+  listening: { session: BridgeSession; end: () => void } | undefined;
   /** A standalone stream of notifications: nothing the client asked for is still to come on it. */
   idle: boolean;
-}
-
-/** An HTTP+SSE channel this node holds: its stream, and the session its `initialize` opened. */
-interface Channel {
-  id: string;
-  stream: BridgeAnswer;
-  session: BridgeSession | undefined;
-  /** Aborted when the stream closes: everything forwarded for the channel stops with it. */
-  closed: AbortSignal;
-  /** Requests forwarded for it whose answer has not been written yet. */
-  busy: number;
 }
 
 /**
@@ -163,24 +187,64 @@ function pathnameOf(path: string): string {
   return query < 0 ? path : path.slice(0, query);
 }
 
+function channelParam(path: string): string | null {
+  try {
+    return new URL(path, 'http://bridge.invalid').searchParams.get(CHANNEL_PARAM);
+  } catch {
+    return null;
+  }
+}
+
+/** The target as a URL parser resolves it, for a bridge used without a sidecar to place it. */
+function resolvedPath(target: string): string | undefined {
+  if (!target.startsWith('/')) return undefined;
+  try {
+    const url = new URL(`http://bridge.invalid${target}`);
+    return url.pathname + url.search;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): LegacyHttpBridge {
-  // Requests this node is forwarding, by session and request id, so a cancel can close their
-  // connection; and the input requests it waits on, by session and the id it gave them. Null-prototype
-  // objects rather than Maps: a Map churned per request keeps its obsolete tables linked, and with
-  // them the requests they held (see lib/open-list.ts).
-  const forwarding: Record<string, AbortController> = Object.create(null) as Record<string, AbortController>;
-  const waiting: Record<string, (answer: { result: unknown; error: unknown }) => void> = Object.create(null) as Record<string, (answer: { result: unknown; error: unknown }) => void>;
   const serving = new OpenList<Serving>();
-  const channels: Record<string, Channel> = Object.create(null) as Record<string, Channel>;
-  const keyOf = (session: BridgeSession, id: string | number) => `${session.id} ${typeof id} ${id}`;
-  const inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+  const channels = new BridgeChannels();
+  const sessions = new BridgeSessions(options);
+  const self = (): string => options.nodeUrl?.() ?? '';
+  const rounds = new InputRounds(options.ring, self, options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS);
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+  const relayPathOf = options.relayPathOf ?? resolvedPath;
+  // A relay is taken once: the same seal again, within its window, is a replay.
+  const relaysTaken = new OnceWithin(2 * RELAY_WINDOW_MS, MAX_RELAYS_REMEMBERED);
+  const verdicts = new WeakMap<IncomingMessage, RelayVerdict>();
+  let relaysRefused = 0;
 
   const poster = createModernPoster(options.upstream);
   // On a session's home node: its standalone streams and the listens behind them.
   // A listen is the server's work for the client that opened its stream: it carries that client's edge.
   const listenEdges = new WeakMap<BridgeSession, ClientEdge>();
   const listens = createBridgeListens((request, session, signal) => postUpstream(request, session, signal, listenEdges.get(session)), options.now);
+  const sweeper = setInterval(() => sweep(), options.sweepEveryMs ?? DEFAULT_SWEEP_EVERY_MS);
+  sweeper.unref();
+
+  /** Whether a request is a relay from another node, read once per request: a second read would see it as a replay. */
+  function relayOf(req: IncomingMessage, body: Buffer | undefined): RelayVerdict {
+    const header = req.headers[RELAY_HEADER];
+    // Most requests carry none: nothing to check or remember.
+    if (header === undefined) return NOT_RELAYED;
+    const known = verdicts.get(req);
+    if (known !== undefined) return known;
+    const token = req.headers[HEADER.sessionId];
+    let verdict = openNodeRelay(options.ring, header, { method: req.method ?? 'GET', target: req.url ?? '/', body, token: typeof token === 'string' ? token : undefined }, options.now());
+    if (verdict.relayed && !relaysTaken.first(String(header), options.now())) verdict = { relayed: false, refused: 'replayed' };
+    if (!verdict.relayed && verdict.refused !== undefined) relaysRefused += 1;
+    verdicts.set(req, verdict);
+    return verdict;
+  }
+
+  function route(relay: RelayVerdict, target: BridgeTarget): BridgeRoute {
+    return routeBridgeRequest({ self: self(), relayed: relay.relayed ? relay.kind : undefined, target });
+  }
 
   function postUpstream(request: { id: string | number; method: string; params?: unknown }, handshake: HandshakeFacts, signal: AbortSignal, edge: ClientEdge = NO_EDGE): Promise<UpstreamAnswer> {
     const { message, headers } = modernizeLegacyRequest(request, handshake);
@@ -202,11 +266,17 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     signal: AbortSignal,
     edge: ClientEdge,
     bind: boolean,
+    /** The session's id, when it must be one already given out (a channel's, so its token revokes it). */
+    id = randomBytes(16).toString('base64url'),
   ): Promise<{ session: BridgeSession; result: Record<string, unknown> } | { status: number; error: Message } | { refusedBy: UpstreamAnswer }> {
     const { params } = step;
     const clientInfo = params.clientInfo;
     if (!isRecord(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
       return { status: 200, error: rpcError(step.id, INVALID_PARAMS, 'mcp-sunset bridge: initialize needs clientInfo with a name and a version') };
+    }
+    // A node that does not know which sessions are revoked opens none: it could not honour a revocation of it.
+    if (options.revocationsKnown?.() === false) {
+      return { status: 503, error: rpcError(step.id, INTERNAL_ERROR, 'mcp-sunset bridge: the revoked sessions cannot be read, so no session is opened') };
     }
     const facts = { clientCapabilities: isRecord(params.capabilities) ? params.capabilities : {}, clientInfo };
     let discovered: Message | undefined;
@@ -220,7 +290,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     const now = options.now();
     const home = options.nodeUrl?.();
     const session: BridgeSession = {
-      id: randomBytes(16).toString('base64url'),
+      id,
       version: result.protocolVersion,
       clientCapabilities: facts.clientCapabilities,
       clientInfo: clientInfo as BridgeSession['clientInfo'],
@@ -250,45 +320,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     answer.refused(refused.status, refused.headers['content-type'] ?? null, body, headers);
   }
 
-  async function forward(answer: AnswerSink, step: Forward, session: BridgeSession, abort: AbortController, edge: ClientEdge = NO_EDGE): Promise<void> {
-    const key = keyOf(session, step.id);
-    forwarding[key] = abort;
-    try {
-      await relay(answer, step, session, abort.signal, edge);
-    } finally {
-      if (forwarding[key] === abort) delete forwarding[key];
-    }
-  }
-
-  /** Sends one input request to the client on the stream and waits for its answer. */
-  function ask(answer: AnswerSink, session: BridgeSession, request: EmbeddedInputRequest, signal: AbortSignal): Promise<unknown> {
-    const id = inputRequestId(options.ring, options.nodeUrl?.() ?? '', request.method);
-    const key = keyOf(session, id);
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        delete waiting[key];
-        clearTimeout(timer);
-        signal.removeEventListener('abort', aborted);
-      };
-      const aborted = () => {
-        done();
-        reject(new InputFailed('the request was cancelled'));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new InputFailed(`the client did not answer ${request.method} within ${inputTimeoutMs} ms`));
-      }, inputTimeoutMs);
-      signal.addEventListener('abort', aborted);
-      waiting[key] = ({ result, error }) => {
-        done();
-        if (error !== undefined) {
-          const message = isRecord(error) && typeof error.message === 'string' ? error.message : 'an error';
-          return reject(new InputFailed(`the client answered ${request.method} with an error: ${message}`));
-        }
-        resolve(result);
-      };
-      answer.event({ jsonrpc: '2.0', id, method: request.method, ...(request.params === undefined ? {} : { params: request.params }) });
-    });
+  function forward(answer: AnswerSink, step: Forward, session: BridgeSession, abort: AbortController, edge: ClientEdge = NO_EDGE): Promise<void> {
+    return rounds.run(session, step.id, abort, () => relay(answer, step, session, abort.signal, edge));
   }
 
   async function relay(answer: AnswerSink, step: Forward, session: BridgeSession, signal: AbortSignal, edge: ClientEdge): Promise<void> {
@@ -323,7 +356,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       answer.openStream();
       let responses: unknown[];
       try {
-        responses = await Promise.all(input.requests.map((request) => ask(answer, session, request, signal)));
+        responses = await Promise.all(input.requests.map((request) => rounds.ask(answer, session, request, signal)));
       } catch (error) {
         if (!(error instanceof InputFailed)) throw error;
         return answer.final(200, rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: ${error.message}`));
@@ -350,24 +383,45 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
   }
 
+  function sessionRefused(answer: BridgeAnswer, reason: string): void {
+    answer.json(reason === 'revocations-unknown' ? 503 : 404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${reason})`));
+  }
+
+  function relayRefused(answer: BridgeAnswer, why: string): void {
+    relaysRefused += 1;
+    answer.json(400, rpcError(null, INVALID_REQUEST, `mcp-sunset bridge: ${why}`));
+  }
+
+  /** The routing target of a Streamable HTTP step of an open session. */
+  function targetOf(step: BridgeStep, session: BridgeSession): BridgeTarget {
+    if (step.kind === 'subscribe') return { kind: 'subscribe', home: session.home };
+    if (step.kind === 'response') return { kind: 'answer', waiting: rounds.waits(session, step.id), asker: readInputRequestId(options.ring, step.id, options.now())?.node };
+    return { kind: 'other' };
+  }
+
   async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController, entry: Serving): Promise<void> {
     const { signal } = abort;
+    const relayed = relayOf(req, request.body);
     const pathname = pathnameOf(req.url ?? '/');
-    if (pathname === SSE_PATH && request.method === 'GET') return openChannel(answer, abort, entry);
-    if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, signal);
+    if (pathname === SSE_PATH && request.method === 'GET') {
+      const routed = route(relayed, { kind: 'other' });
+      if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
+      return openChannel(answer, abort, entry);
+    }
+    if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, relayed, signal);
     const token = request.headers[HEADER.sessionId];
     const edge = edgeOf(req, true);
-    const presented = { credential: edge.credential };
     if (request.method === 'GET' && typeof token === 'string') {
-      const opened = openBridgeSession(options.ring, token, options.now(), presented);
-      if (!opened.ok || options.isRevoked?.(opened.session.id) === true) {
-        return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.ok ? 'revoked' : opened.reason})`));
-      }
+      const opened = sessions.open(token, edge.credential);
+      if (!opened.ok) return sessionRefused(answer, opened.reason);
+      const { session } = opened;
       entry.idle = true;
-      const away = awayHome(opened.session, request.headers);
-      if (away !== undefined) return streamFromHome(req, answer, away, token, signal);
-      listenEdges.set(opened.session, edge);
-      return listens.listen(answer, opened.session, signal);
+      entry.listening = { session, end: () => answer.end() };
+      const routed = route(relayed, { kind: 'listen', home: session.home });
+      if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
+      if (routed.answer.by === 'relay') return streamFromHome(req, answer, routed.answer.to, token, request, signal);
+      listenEdges.set(session, edge);
+      return listens.listen(answer, session, signal);
     }
     if (request.method !== 'POST') {
       // No termination, and no stream without a session: a legacy client is told so (405) and carries on.
@@ -376,13 +430,19 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const step = readStep(req, answer, request);
     if (step === undefined) return;
-    if (step.kind === 'initialize') return initialize(answer, step, signal, edge);
-    if (step.kind === 'refuse') return answer.json(step.id === null ? 400 : 200, rpcError(step.id, step.code, step.message));
+    if (step.kind === 'initialize' || step.kind === 'refuse') {
+      const routed = route(relayed, { kind: 'other' });
+      if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
+      if (step.kind === 'initialize') return initialize(answer, step, signal, edge);
+      return answer.json(step.id === null ? 400 : 200, rpcError(step.id, step.code, step.message));
+    }
     if (typeof token !== 'string') return answer.json(400, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: a session id is required after initialize'));
-    const opened = openBridgeSession(options.ring, token, options.now(), presented);
-    if (!opened.ok) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, `mcp-sunset bridge: session not found (${opened.reason})`));
-    if (options.isRevoked?.(opened.session.id) === true) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: session not found (revoked)'));
+    const opened = sessions.open(token, edge.credential);
+    if (!opened.ok) return sessionRefused(answer, opened.reason);
     const { session } = opened;
+    const routed = route(relayed, targetOf(step, session));
+    if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
+    if (routed.answer.by === 'relay') return passOn(req, answer, routed.answer.kind, routed.answer.to, request, signal, token);
     // Sealed with a key being rotated out: the client takes the id resealed with the current key
     // from this answer (legacy clients adopt the session id of any answer), before the old one lapses.
     if (opened.stale) {
@@ -395,48 +455,42 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'cancel':
         // Only the node forwarding the request can close it; on another node the cancel is acknowledged
         // and the request runs to its end, its answer still reaching the client.
-        forwarding[keyOf(session, step.requestId)]?.abort();
+        rounds.cancel(session, step.requestId);
         return answer.empty(202);
-      case 'response': {
-        const waiter = waiting[keyOf(session, step.id)];
-        if (waiter !== undefined) {
-          waiter({ result: step.result, error: step.error });
-          return answer.empty(202);
-        }
-        const node = readInputRequestId(options.ring, step.id)?.node;
-        // Relayed once at most: a node that was relayed an answer it does not wait for refuses it.
-        if (node === undefined || node === options.nodeUrl?.() || isRelayed(options.ring, request.headers, HEADER.sessionId)) {
-          return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting for that answer'));
-        }
-        // A step was read, so the body was there.
-        return passOn(req, answer, node, request.body!, signal, token);
-      }
+      case 'response':
+        if (rounds.answered(session, step.id, { result: step.result, error: step.error })) return answer.empty(202);
+        return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this session is waiting for that answer'));
       case 'answer':
         return answer.json(200, { jsonrpc: '2.0', id: step.id, result: step.result });
       case 'forward':
         return forward(answer, step, session, abort, edge);
       case 'subscribe': {
-        const away = awayHome(session, request.headers);
-        if (away !== undefined) return passOn(req, answer, away, request.body!, signal, token);
         const refused = listens.subscribe(session, step.uri, step.subscribe);
         return answer.json(200, refused === undefined ? { jsonrpc: '2.0', id: step.id, result: {} } : rpcError(step.id, INVALID_PARAMS, `mcp-sunset bridge: ${refused}`));
       }
     }
   }
 
-  /** The session's home node, when it is another node and the request was not relayed from there already. */
-  function awayHome(session: BridgeSession, headers: IncomingHttpHeaders): string | undefined {
-    const { home } = session;
-    if (home === undefined || home === '' || home === options.nodeUrl?.()) return undefined;
-    return isRelayed(options.ring, headers, HEADER.sessionId) ? undefined : home;
+  /** The relay of a request to `node`, at the path this node placed it, or undefined when it cannot be placed inside the public prefix. */
+  function relayFor(kind: RelayKind, node: string, path: string | undefined, req: IncomingMessage, request: BridgedRequest, signal: AbortSignal, token: string | undefined): NodeRelay | undefined {
+    if (path === undefined) return undefined;
+    return {
+      kind, node, path, method: kind === 'listen' ? 'GET' : 'POST', body: kind === 'listen' ? undefined : request.body,
+      clientHeaders: req.headers, token, sessionHeader: HEADER.sessionId, caller: request.caller ?? '', signal,
+    };
   }
 
   /** A standalone stream opened on another node than the session's home: passed on from the home node as it comes. */
-  async function streamFromHome(req: IncomingMessage, answer: BridgeAnswer, home: string, token: string, signal: AbortSignal): Promise<void> {
-    const upstream = await fetch(new URL(req.url ?? '/', home), {
-      headers: { accept: 'text/event-stream', [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) },
-      signal,
-    });
+  async function streamFromHome(req: IncomingMessage, answer: BridgeAnswer, home: string, token: string, request: BridgedRequest, signal: AbortSignal): Promise<void> {
+    const relay = relayFor('listen', home, relayPathOf(req.url ?? '/'), req, request, signal, token);
+    if (relay === undefined) return relayRefused(answer, 'this request cannot be relayed from its path');
+    let upstream: Response;
+    try {
+      upstream = await relayToNode(options.ring, options.now(), relay);
+    } catch (error) {
+      if (!(error instanceof NodeRelayFailed)) throw error;
+      return answer.json(502, rpcError(null, INTERNAL_ERROR, `mcp-sunset bridge: ${error.message}`));
+    }
     const type = upstream.headers.get('content-type');
     if (!(type ?? '').startsWith('text/event-stream') || upstream.body === null) {
       return answer.raw(upstream.status, type, Buffer.from(await upstream.arrayBuffer()));
@@ -449,12 +503,13 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
   function openChannel(answer: BridgeAnswer, abort: AbortController, entry: Serving): void {
-    const id = randomBytes(16).toString('base64url');
-    const channel: Channel = { id, stream: answer, session: undefined, closed: abort.signal, busy: 0 };
-    channels[id] = channel;
+    const channel = channels.add(answer, abort.signal, () => {
+      abort.abort();
+      answer.end();
+    });
+    if (channel === undefined) return answer.json(503, rpcError(null, INTERNAL_ERROR, 'mcp-sunset bridge: this node holds as many HTTP+SSE channels as it may'));
     entry.channel = channel;
-    abort.signal.addEventListener('abort', () => delete channels[id]);
-    answer.namedEvent('endpoint', `${MESSAGE_PATH}?${CHANNEL_PARAM}=${channelToken(options.ring, options.nodeUrl?.() ?? '', id)}`);
+    answer.namedEvent('endpoint', `${MESSAGE_PATH}?${CHANNEL_PARAM}=${channelToken(options.ring, self(), channel.id)}`);
   }
 
   /** The stream of a channel as the place a forwarded request's answer goes: messages only, the stream stays open. */
@@ -472,27 +527,36 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
    * One POST to an HTTP+SSE message endpoint: accepted with 202, its answer written to the channel's
    * stream. A POST that lands on a node other than the one holding the stream is passed to that node.
    */
-  async function channelMessage(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, signal: AbortSignal): Promise<void> {
-    const claim = readChannelToken(options.ring, new URL(req.url ?? '/', 'http://bridge').searchParams.get(CHANNEL_PARAM));
-    if (claim === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel'));
-    if (claim.node !== '' && claim.node !== options.nodeUrl?.()) {
+  async function channelMessage(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, relayed: RelayVerdict, signal: AbortSignal): Promise<void> {
+    const token = channelParam(req.url ?? '/');
+    const claim = readChannelToken(options.ring, token, options.now());
+    if (claim === undefined || token === null) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel'));
+    const routed = route(relayed, { kind: 'channel-message', holder: claim.node });
+    if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
+    if (routed.answer.by === 'relay') {
       if (request.body === undefined) {
         req.resume();
         return answer.json(413, rpcError(null, LEGACY_BAD_REQUEST, 'mcp-sunset bridge: request body too large'));
       }
-      return passOn(req, answer, claim.node, request.body, signal);
+      // Built from the token, not from the target the client sent.
+      return passOn(req, answer, 'channel', routed.answer.to, request, signal, undefined, `${MESSAGE_PATH}?${CHANNEL_PARAM}=${encodeURIComponent(token)}`);
     }
-    const channel = channels[claim.channelId];
+    const channel = channels.get(claim.channelId);
     if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
+    const { session } = channel;
+    if (session !== undefined) {
+      const why = sessions.refusal(session);
+      if (why !== undefined) {
+        sessionRefused(answer, why);
+        return channel.end();
+      }
+    }
     const step = readStep(req, answer, request);
     if (step === undefined) return;
     if (step.kind === 'refuse' && step.id === null) return answer.json(400, rpcError(null, step.code, step.message));
-    const { session } = channel;
     if (step.kind === 'response') {
-      const waiter = session === undefined ? undefined : waiting[keyOf(session, step.id)];
-      if (waiter === undefined) return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this channel is waiting for that answer'));
-      waiter({ result: step.result, error: step.error });
-      return answer.empty(202);
+      if (session !== undefined && rounds.answered(session, step.id, { result: step.result, error: step.error })) return answer.empty(202);
+      return answer.json(400, rpcError(null, INVALID_REQUEST, 'mcp-sunset bridge: no request of this channel is waiting for that answer'));
     }
     // Accepted first, so the count of the message waits for its answer on the stream.
     answer.empty(202);
@@ -502,7 +566,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'accept':
         return;
       case 'cancel':
-        if (session !== undefined) forwarding[keyOf(session, step.requestId)]?.abort();
+        if (session !== undefined) rounds.cancel(session, step.requestId);
         return;
       case 'answer':
         return channel.stream.event({ jsonrpc: '2.0', id: step.id, result: step.result });
@@ -514,7 +578,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       case 'initialize':
         return channelWork(channel, async () => {
           const channelEdge = edgeOf(req, false);
-          const opened = await handshake(step, channel.closed, channelEdge, false);
+          const opened = await handshake(step, channel.closed, channelEdge, false, channel.id);
           if ('refusedBy' in opened) return channel.stream.event(rpcError(step.id, INTERNAL_ERROR, `mcp-sunset bridge: the server refused the credential (HTTP ${opened.refusedBy.status})`));
           if ('error' in opened) return channel.stream.event(opened.error);
           channel.session = opened.session;
@@ -551,25 +615,26 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   }
 
   /**
-   * Passes a POST on to the node that can act on it and answers the client as that node did. With the
-   * session's `token` it goes marked as relayed, counted here and not there (a client's answer, a
-   * subscription); without, it is a channel's message, which the node holding the channel counts.
+   * Passes a POST on to the node that can act on it and answers the client as that node did. It is
+   * counted where route-bridge-request.ts says: here for an answer or a subscription, on the node
+   * holding the channel for an HTTP+SSE message.
    */
-  async function passOn(req: IncomingMessage, answer: BridgeAnswer, node: string, body: Buffer, signal: AbortSignal, token?: string): Promise<void> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (token !== undefined) Object.assign(headers, { [HEADER.sessionId]: token, [RELAY_HEADER]: relayMac(options.ring, token) });
+  async function passOn(req: IncomingMessage, answer: BridgeAnswer, kind: RelayKind, node: string, request: BridgedRequest, signal: AbortSignal, token: string | undefined, path = relayPathOf(req.url ?? '/')): Promise<void> {
+    const relay = relayFor(kind, node, path, req, request, signal, token);
+    if (relay === undefined) return relayRefused(answer, 'this request cannot be relayed from its path');
     let passed: Response;
     try {
-      passed = await fetch(new URL(req.url ?? '/', node), { method: 'POST', headers, body, signal });
-    } catch {
-      return answer.json(502, rpcError(null, INTERNAL_ERROR, `mcp-sunset bridge: the node ${node} could not be reached`));
+      passed = await relayToNode(options.ring, options.now(), relay);
+    } catch (error) {
+      if (!(error instanceof NodeRelayFailed)) throw error;
+      return answer.json(502, rpcError(null, INTERNAL_ERROR, `mcp-sunset bridge: ${error.message}`));
     }
     answer.raw(passed.status, passed.headers.get('content-type'), Buffer.from(await passed.arrayBuffer()));
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void {
     const abort = new AbortController();
-    const entry: Serving = { res, abort, exchange, channel: undefined, idle: false, openSlot: -1 };
+    const entry: Serving = { res, abort, exchange, channel: undefined, listening: undefined, idle: false, openSlot: -1 };
     serving.add(entry);
     const answer = new BridgeAnswer(res, exchange, announce);
     res.on('close', () => {
@@ -587,6 +652,20 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     });
   }
 
+  function sweep(): void {
+    // A copy: ending a stream takes its entry out of the list.
+    for (const entry of [...serving.values()]) {
+      const session = entry.channel?.session ?? entry.listening?.session;
+      if (session === undefined || sessions.refusal(session) === undefined) continue;
+      // The stream ends: a legacy client opens it again (a listen) or starts over (a channel), and is told then.
+      if (entry.channel !== undefined) entry.channel.end();
+      else {
+        entry.abort.abort();
+        entry.listening?.end();
+      }
+    }
+  }
+
   return {
     handle(req, res) {
       readBody(req, options.maxBodyBytes).then(
@@ -595,21 +674,29 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       );
     },
     serve,
+    admit(req, body) {
+      const relayed = relayOf(req, body);
+      const path = req.url ?? '/';
+      const target: BridgeTarget = req.method === 'POST' && pathnameOf(path) === MESSAGE_PATH
+        ? { kind: 'channel-message', holder: readChannelToken(options.ring, channelParam(path), options.now())?.node ?? '' }
+        : { kind: 'unread' };
+      const routed = route(relayed, target);
+      return { counts: routed.counts, caller: relayed.relayed && routed.counts ? relayed.caller : undefined };
+    },
     claims: (path) => {
       const pathname = pathnameOf(path);
       return pathname === SSE_PATH || pathname === MESSAGE_PATH;
     },
-    countedElsewhere(req) {
-      if (req.headers[RELAY_HEADER] !== undefined) return isRelayed(options.ring, req.headers, HEADER.sessionId);
-      const path = req.url ?? '/';
-      if (req.method !== 'POST' || pathnameOf(path) !== MESSAGE_PATH) return false;
-      const claim = readChannelToken(options.ring, new URL(path, 'http://bridge').searchParams.get(CHANNEL_PARAM));
-      return claim !== undefined && claim.node !== '' && claim.node !== options.nodeUrl?.();
-    },
-    inputRequestMethod: (id) => readInputRequestId(options.ring, id)?.method,
+    inputRequestMethod: (id) => readInputRequestId(options.ring, id, options.now())?.method,
     sessionVersion(token) {
       const opened = openBridgeSession(options.ring, token, options.now());
       return opened.ok ? opened.session.version : undefined;
+    },
+    sweep,
+    health() {
+      let listening = 0;
+      for (const entry of serving.values()) if (entry.listening !== undefined) listening += 1;
+      return { channels: channels.size, listens: listening, relaysRefused };
     },
     inFlight() {
       // A channel's stream holds nothing back while nothing forwarded for it is still to be answered.
@@ -627,6 +714,9 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
       }
       return open.length;
     },
-    close: () => poster.close(),
+    close: () => {
+      clearInterval(sweeper);
+      poster.close();
+    },
   };
 }

@@ -13,9 +13,10 @@ import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
 import { startApi } from './start-api.js';
 import { createPolicyRefresher, type PolicyHealth } from '../metering/create-policy-refresher.js';
-import { createLegacyHttpBridge } from '../bridge/legacy-http-bridge.js';
+import { createLegacyHttpBridge, type BridgeHealth } from '../bridge/legacy-http-bridge.js';
 import { bridgeRingFromConfig } from './bridge-ring-from-config.js';
-import { createRevocationRefresher } from '../metering/create-revocation-refresher.js';
+import { checkBridgeNodeUrl } from './check-bridge-node-url.js';
+import { createRevocationRefresher, type RevocationHealth } from '../metering/create-revocation-refresher.js';
 import { discoverUrlsOf, watchUpstreamVersions, type UpstreamVersionsHealth } from '../prober/watch-upstream-versions.js';
 import { isUnderPublicPrefix, toUpstreamPath, type PathMapping } from '../sidecar/path-mapping.js';
 import { placeRequestTarget } from '../sidecar/place-request-target.js';
@@ -42,8 +43,24 @@ export interface RunningService {
   stop(): Promise<FinalFlush>;
 }
 
+/** The bridge on /healthz: whether it knows the revoked sessions, and what it holds open. */
+export type BridgeServiceHealth = BridgeHealth & { nodeUrl: string | null; revocations: RevocationHealth & { known: boolean } };
+
 /** /healthz: the metering pipeline's health and the retirement policy in force; `dashboard` reports role `dashboard`. */
-export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null } };
+export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null }; bridge: BridgeServiceHealth | null };
+
+/** A bridge that honours no session, because it cannot read which are revoked, degrades the node: legacy clients are refused. */
+function withBridgeHealth(health: ServiceHealth): ServiceHealth {
+  if (health.bridge === null || health.bridge.revocations.known || health.status === 'degraded') return health;
+  const why = health.bridge.revocations.lastError ?? 'not read yet';
+  return { ...health, status: 'degraded', reason: `bridged sessions refused: the revoked sessions cannot be read (${why})` };
+}
+
+/** The relay path of a request-target: where it is served, and only inside the public prefix. */
+function bridgeRelayPath(target: string, mapping: PathMapping): string | undefined {
+  const placed = placeRequestTarget(target);
+  return placed !== undefined && isUnderPublicPrefix(placed, mapping) ? placed : undefined;
+}
 
 export interface StartServiceOptions {
   config: Readonly<Config>;
@@ -61,6 +78,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const startedAt = now();
   // First: a bridge without its key stops the start before anything is opened.
   const ring = config.bridge.enabled ? bridgeRingFromConfig(config.bridge) : undefined;
+  checkBridgeNodeUrl(config);
   let meteringErrors = 0;
   // The gauges read the meter lazily, on scrape, after it exists; the heartbeat reads the policy at each flush, after it exists.
   const metering = await createMetering(
@@ -86,7 +104,17 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     logger,
   });
   // Read only where a bridge honours sessions: elsewhere there is nothing to revoke.
-  const revocations = createRevocationRefresher({ store: ring === undefined ? undefined : store, now, logger, refreshEveryMs: config.bridge.revocationRefreshMs });
+  const revocations = createRevocationRefresher({
+    store: ring === undefined ? undefined : store,
+    // A bridge node whose store cannot be opened cannot know what is revoked: it honours no session.
+    storeExpected: ring !== undefined,
+    now,
+    logger,
+    refreshEveryMs: config.bridge.revocationRefreshMs,
+    maxStaleMs: config.bridge.revocationMaxStaleMs,
+    // Expiry and revocation reach the streams and channels already open, not only the next request.
+    onRefreshed: () => bridge?.sweep(),
+  });
   let listening: URL | undefined;
   const upstreamPrefix = options.upstream.pathname.replace(/\/+$/, '');
   const bridgeMapping: PathMapping = { upstreamPrefix, publicPrefix: config.publicPrefix ?? upstreamPrefix };
@@ -101,6 +129,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       sessionTtlMs: config.bridge.sessionTtlMs,
       inputTimeoutMs: config.bridge.inputTimeoutMs,
       isRevoked: revocations.isRevoked,
+      revocationsKnown: revocations.known,
+      sweepEveryMs: config.bridge.revocationRefreshMs,
+      relayPathOf: (target) => bridgeRelayPath(target, bridgeMapping),
       maxBodyBytes: config.maxBodyBytes,
       // Read when an elicitation is sent, by then the sidecar listens.
       nodeUrl: () => config.bridge.nodeUrl ?? listening?.origin,
@@ -124,7 +155,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     },
   });
 
-  const health = (): ServiceHealth => ({
+  const health = (): ServiceHealth => withBridgeHealth({
     role: 'sidecar',
     ...computeMeteringHealth({
       node: config.node,
@@ -142,6 +173,9 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       spooledEvents: metering.spooledEvents,
     }),
     policy: { ...policy.health(), discovery: upstreamVersions?.health() ?? null },
+    bridge: bridge === undefined
+      ? null
+      : { ...bridge.health(), nodeUrl: config.bridge.nodeUrl ?? listening?.origin ?? null, revocations: { ...revocations.health(), known: revocations.known() } },
   });
 
   // The first table is built before traffic is taken, so a plan in force applies from the first request.

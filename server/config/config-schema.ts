@@ -139,6 +139,11 @@ const bridgeSchema = z
     nodeUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
     /** How often each node reads the revoked sessions from the store. */
     revocationRefreshMs: positiveInt.default(5_000),
+    /**
+     * How long a node whose reads of the revoked sessions fail goes on with the last set it read.
+     * Past it (and before the first read) it honours no bridged session, rather than a revoked one.
+     */
+    revocationMaxStaleMs: positiveInt.default(300_000),
   })
   .strict();
 

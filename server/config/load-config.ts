@@ -38,11 +38,17 @@ export function loadConfig(sources: ConfigSources): Readonly<Config> {
     const value = sources.env?.[name];
     if (value !== undefined && value !== '') fromEnv[key] = value;
   }
-  // The one secret set by environment inside an object: a key is kept out of files and command lines.
+  // Set by environment inside an object: the key, kept out of files and command lines, and the node's
+  // own URL, which a container knows only at run time (its pod address, say).
   const bridgeKey = sources.env?.MCP_SUNSET_BRIDGE_KEY;
-  if (bridgeKey !== undefined && bridgeKey !== '') {
+  const bridgeNodeUrl = sources.env?.MCP_SUNSET_BRIDGE_NODE_URL;
+  const bridgeFromEnv = {
+    ...(bridgeKey !== undefined && bridgeKey !== '' ? { key: bridgeKey } : {}),
+    ...(bridgeNodeUrl !== undefined && bridgeNodeUrl !== '' ? { nodeUrl: bridgeNodeUrl } : {}),
+  };
+  if (Object.keys(bridgeFromEnv).length > 0) {
     const file = sources.file?.bridge;
-    fromEnv.bridge = { ...(typeof file === 'object' && file !== null ? file : {}), key: bridgeKey };
+    fromEnv.bridge = { ...(typeof file === 'object' && file !== null ? file : {}), ...bridgeFromEnv };
   }
   const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
   const merged = { ...sources.defaults, ...sources.file, ...fromEnv, ...flags };

@@ -8,6 +8,15 @@ export interface RevocationRefresherOptions {
   logger: Logger;
   /** How often the revocations are read (`bridge.revocationRefreshMs`). */
   refreshEveryMs: number;
+  /**
+   * True where revocations are honoured (a bridge): without a store, or before the first read, or
+   * once the last good read is older than `maxStaleMs`, the set is not known.
+   */
+  storeExpected?: boolean;
+  /** How old the last good read may be while it is still taken as the set in force (`bridge.revocationMaxStaleMs`). */
+  maxStaleMs?: number;
+  /** Called after every read, good or not: what is open is checked again then. */
+  onRefreshed?: () => void;
 }
 
 export interface RevocationHealth {
@@ -20,6 +29,11 @@ export interface RevocationHealth {
 export interface RevocationRefresher {
   /** Read per bridged request, so a plain set lookup; safe to pass on unbound. */
   isRevoked(sessionId: string): boolean;
+  /**
+   * False while the revoked set is not known here: never read (a start during a store outage must
+   * not honour sessions revoked before it), or last read longer ago than `maxStaleMs`. Safe to pass on unbound.
+   */
+  known(): boolean;
   /** Reads the revocations now (after one was made through this process's API, say); never rejects. */
   refresh(): Promise<void>;
   health(): RevocationHealth;
@@ -31,7 +45,9 @@ export interface RevocationRefresher {
 /**
  * Keeps this node's copy of the revoked bridge sessions. The store is the only place a revocation is
  * written, so every node of a fleet refuses a session within one interval of its revocation anywhere.
- * A read that fails keeps the set in force: a store fault must not bring revoked sessions back.
+ * A read that fails keeps the set in force: a store fault must not bring revoked sessions back. A
+ * blip is ridden out on the last set read; a node that has not read the set (since its start, or
+ * for `maxStaleMs`) reports it unknown, and the bridge then honours no session at all.
  */
 export function createRevocationRefresher(options: RevocationRefresherOptions): RevocationRefresher {
   let revoked: ReadonlySet<string> = new Set();
@@ -40,6 +56,14 @@ export function createRevocationRefresher(options: RevocationRefresherOptions): 
   let timer: NodeJS.Timeout | undefined;
 
   const read = async (store: Store) => {
+    await readOnce(store);
+    try {
+      options.onRefreshed?.();
+    } catch (error) {
+      options.logger.warn({ err: error }, 'open bridge streams could not be checked against the revocations');
+    }
+  };
+  const readOnce = async (store: Store) => {
     try {
       const rows = await store.listBridgeRevocations(options.now());
       const next = new Set(rows.map((row) => row.sessionId));
@@ -77,6 +101,11 @@ export function createRevocationRefresher(options: RevocationRefresherOptions): 
 
   return {
     isRevoked: (sessionId) => revoked.has(sessionId),
+    known: () => {
+      if (options.store === undefined) return options.storeExpected !== true;
+      if (refreshedAt === null) return false;
+      return options.maxStaleMs === undefined || options.now() - refreshedAt <= options.maxStaleMs;
+    },
     refresh,
     health: () => ({ revoked: revoked.size, refreshedAt: refreshedAt === null ? null : new Date(refreshedAt).toISOString(), lastError }),
     start() {

@@ -55,3 +55,18 @@ export function readBridgeTokenClaims(token: string): BridgeTokenClaims | undefi
   if (typeof i !== 'string' || !BRIDGE_SESSION_ID.test(i) || typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0) return undefined;
   return { sessionId: i, expiresAt: e };
 }
+
+/** Names the HTTP+SSE channel tokens the bridge puts in its message endpoint URLs (`/messages?bridge=mcs1.…`). */
+export const BRIDGE_CHANNEL_PREFIX = 'mcs1';
+
+/**
+ * The session id an HTTP+SSE channel token names: a channel's session has the channel's id, so an
+ * operator can revoke it by the token in the URL its client posts to. Read without the key, like a
+ * session token; undefined for anything that is not a channel token. Never throws.
+ */
+export function readChannelTokenSessionId(token: string): string | undefined {
+  if (token.length > 2048) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 4 || parts[0] !== BRIDGE_CHANNEL_PREFIX || !parts.slice(1).every((part) => BASE64URL.test(part))) return undefined;
+  return BRIDGE_SESSION_ID.test(parts[2]!) ? parts[2] : undefined;
+}

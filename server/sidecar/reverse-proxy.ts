@@ -16,6 +16,10 @@ import { gateExchange, refusalHeaders, ungated, type BridgeLookup, type GatedExc
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { HttpRefusal } from '../protocol/policy-refusal.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
+import { callerOfText, callerText } from './relayed-caller.js';
+
+/** The header bridge nodes seal their relays with (the bridge's own, named here so the proxy can keep it from the server). */
+const RELAY_HEADER = 'mcp-sunset-bridge-relay';
 
 /**
  * The legacy bridge, as the proxy uses it: it answers legacy requests in front of a modern-only
@@ -24,12 +28,16 @@ import type { CompiledPolicy } from '../policy/compiled-policy.js';
 export interface ProxyBridge extends BridgeLookup {
   /** True for a path only the bridge answers (the HTTP+SSE stream and message endpoint). */
   claims(path: string): boolean;
-  /** True for a request another node counts (see the bridge): passed to the bridge, not counted here. */
-  countedElsewhere(req: IncomingMessage): boolean;
+  /**
+   * Whether the request is gated and counted here (false: on another node of the fleet, see the
+   * bridge's routing), and the caller to count it under when another node identified it. `body` as
+   * read, undefined when not read whole.
+   */
+  admit(req: IncomingMessage, body: Buffer | undefined): { counts: boolean; caller: string | undefined };
   serve(
     req: IncomingMessage,
     res: ServerResponse,
-    request: { method: string; headers: IncomingMessage['headers']; body: Buffer | undefined; bodyTooLarge: boolean },
+    request: { method: string; headers: IncomingMessage['headers']; body: Buffer | undefined; bodyTooLarge: boolean; caller?: string },
     exchange: GuardedExchange<Caller>,
     announce: readonly string[],
   ): void;
@@ -79,6 +87,12 @@ interface Forwarded extends Listed {
 
 const DROP_LENGTH = new Set(['content-length']);
 
+function wholeBody(body: CappedBody): Buffer {
+  return body.chunks.length === 1 ? body.chunks[0]! : Buffer.concat(body.chunks);
+}
+/** A relay seal between bridge nodes is for the nodes: a server that echoes headers must never see one. */
+const DROP_RELAY = new Set([RELAY_HEADER]);
+
 /**
  * A byte-transparent reverse proxy in front of one MCP server. Request and answer bytes and
  * headers pass unchanged (Host and Origin included, so the upstream's own checks still hold), SSE
@@ -95,7 +109,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
 
   const now = options.now ?? Date.now;
 
-  function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> {
+  function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> & { relayCaller?: string } {
     let caller: Caller;
     let facts: HttpRequestFacts;
     try {
@@ -109,8 +123,12 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         options.onNonMcp?.();
         return ungated(options.onInternalError);
       }
-      if (options.bridge?.countedElsewhere(req) === true) return { ...ungated<Caller>(options.onInternalError), bridged: true };
-      caller = options.identify(req);
+      const admitted = options.bridge?.admit(req, body?.complete === true ? wholeBody(body) : undefined);
+      if (admitted?.counts === false) {
+        // Gated and counted on the node it is passed to, under the caller identified here.
+        return { ...ungated<Caller>(options.onInternalError), bridged: true, relayCaller: callerText(options.identify(req)) };
+      }
+      caller = callerOfText(admitted?.caller) ?? options.identify(req);
       const read = body?.complete ? readChunksText(body.chunks, req.headers['content-type']) : undefined;
       facts = { method, path, headers: req.headers, body: read?.text, bodyTooLarge: body !== undefined && !body.complete };
       if (read !== undefined && read.others.length > 0) facts.otherReadings = read.others;
@@ -123,15 +141,16 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
-    const { exchange, decision, refusal, bridged } = begin(req, body);
+    const { exchange, decision, refusal, bridged, relayCaller } = begin(req, body);
     if (refusal !== undefined) return refuse(req, res, body, refusal, decision.headers);
     if (bridged && options.bridge !== undefined) {
-      const text = body?.complete === true ? (body.chunks.length === 1 ? body.chunks[0]! : Buffer.concat(body.chunks)) : undefined;
-      return options.bridge.serve(req, res, { method: req.method ?? 'GET', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete }, exchange, decision.headers);
+      const text = body?.complete === true ? wholeBody(body) : undefined;
+      const request = { method: req.method ?? 'GET', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete, ...(relayCaller === undefined ? {} : { caller: relayCaller }) };
+      return options.bridge.serve(req, res, request, exchange, decision.headers);
     }
     // The bytes the client sent go on as sent, unless the prefix is rewritten: then the path the server would route.
     const upstreamPath = prefixesDiffer(mapping) ? toUpstreamPath(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping) : (req.url ?? '/');
-    const headers = forwardHeaders(req.rawHeaders);
+    const headers = forwardHeaders(req.rawHeaders, req.headers[RELAY_HEADER] === undefined ? undefined : DROP_RELAY);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
     // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.
     if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
