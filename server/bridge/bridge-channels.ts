@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BridgeAnswer } from './bridge-answer.js';
 import type { BridgeSession } from './bridge-session.js';
 
@@ -13,6 +13,19 @@ export interface Channel {
   end(): void;
   /** Requests forwarded for it whose answer has not been written yet. */
   busy: number;
+  /** A digest of the credential (`Authorization`) the stream was opened with, '' for none: every message must present the same. */
+  credential: string;
+}
+
+function digestOf(credential: string | undefined): string {
+  return credential === undefined ? '' : createHash('sha256').update(credential).digest('base64url');
+}
+
+/** True when a message presents the credential its channel's stream was opened with (or none, as it was). */
+export function sameCredential(channel: Channel, credential: string | undefined): boolean {
+  const given = Buffer.from(digestOf(credential));
+  const bound = Buffer.from(channel.credential);
+  return given.length === bound.length && timingSafeEqual(given, bound);
 }
 
 /** Bounds the channels one node holds open, whatever clients open: each holds a stream and its listen. */
@@ -26,10 +39,10 @@ export class BridgeChannels {
   private readonly open = new Map<string, Channel>();
 
   /** A new channel for a stream just opened, or undefined when this node holds as many as it may. */
-  add(stream: BridgeAnswer, closed: AbortSignal, end: () => void): Channel | undefined {
+  add(stream: BridgeAnswer, closed: AbortSignal, end: () => void, credential: string | undefined): Channel | undefined {
     if (this.open.size >= MAX_OPEN_CHANNELS) return undefined;
     const id = randomBytes(16).toString('base64url');
-    const channel: Channel = { id, stream, session: undefined, closed, end, busy: 0 };
+    const channel: Channel = { id, stream, session: undefined, closed, end, busy: 0, credential: digestOf(credential) };
     this.open.set(id, channel);
     closed.addEventListener('abort', () => this.open.delete(id), { once: true });
     return channel;

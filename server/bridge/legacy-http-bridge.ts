@@ -17,7 +17,7 @@ import { createModernPoster, type UpstreamAnswer, type UpstreamMessage } from '.
 import { BridgeAnswer, UNMETERED, type AnswerSink, type BridgeExchange } from './bridge-answer.js';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
 import type { BridgeSession } from './bridge-session.js';
-import { BridgeChannels, type Channel } from './bridge-channels.js';
+import { BridgeChannels, sameCredential, type Channel } from './bridge-channels.js';
 import { BridgeSessions } from './bridge-sessions.js';
 import { channelToken, readChannelToken, readInputRequestId } from './bridge-relay.js';
 import { InputFailed, InputRounds } from './input-rounds.js';
@@ -406,7 +406,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (pathname === SSE_PATH && request.method === 'GET') {
       const routed = route(relayed, { kind: 'other' });
       if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
-      return openChannel(answer, abort, entry);
+      return openChannel(answer, abort, entry, credentialOf(req.headers));
     }
     if (pathname === MESSAGE_PATH && request.method === 'POST') return channelMessage(req, answer, request, relayed, signal);
     const token = request.headers[HEADER.sessionId];
@@ -502,11 +502,11 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   }
 
   /** Opens an HTTP+SSE channel: a stream whose first event names the message endpoint, with the token of this channel and node. */
-  function openChannel(answer: BridgeAnswer, abort: AbortController, entry: Serving): void {
+  function openChannel(answer: BridgeAnswer, abort: AbortController, entry: Serving, credential: string | undefined): void {
     const channel = channels.add(answer, abort.signal, () => {
       abort.abort();
       answer.end();
-    });
+    }, credential);
     if (channel === undefined) return answer.json(503, rpcError(null, INTERNAL_ERROR, 'mcp-sunset bridge: this node holds as many HTTP+SSE channels as it may'));
     entry.channel = channel;
     answer.namedEvent('endpoint', `${MESSAGE_PATH}?${CHANNEL_PARAM}=${channelToken(options.ring, self(), channel.id)}`);
@@ -543,6 +543,8 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     }
     const channel = channels.get(claim.channelId);
     if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
+    // Bound to the credential its stream was opened with: a leaked message URL is no use with another.
+    if (!sameCredential(channel, credentialOf(req.headers))) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel (other-credential)'));
     const { session } = channel;
     if (session !== undefined) {
       const why = sessions.refusal(session);

@@ -51,6 +51,31 @@ describe('the bridge in front of a modern server that requires a bearer token', 
     expect(peer.seen.filter((r) => r.path !== "/mcp" || r.authorization !== `Bearer ${TOKEN}`)).toEqual([]);
   });
 
+  test('an HTTP+SSE channel is bound to the credential its stream was opened with: its message URL with another token is refused, and the server never sees it', async () => {
+    const posted: string[] = [];
+    const client = new V1Client(CLIENT_INFO);
+    await client.connect(new V1SseTransport(new URL('/sse', service.sidecarUrl), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      fetch: (input, init) => {
+        posted.push(String(input));
+        return fetch(input, init);
+      },
+    }));
+    try {
+      const endpoint = posted.find((url) => url.includes('/messages'))!;
+      peer.seen.length = 0;
+      for (const authorization of ['Bearer someone-else', undefined]) {
+        const answer = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) }, body: toolsList });
+        expect(answer.status).toBe(404);
+        expect(await answer.text()).toContain('other-credential');
+      }
+      expect(peer.seen).toEqual([]);
+      expect(textOf(await client.callTool({ name: 'add', arguments: { a: 3, b: 3 } }))).toBe('6');
+    } finally {
+      await client.close();
+    }
+  });
+
   test('without the token a legacy client gets the server\'s own 401 and its WWW-Authenticate, and the SDK client fails as against a legacy server', async () => {
     const answer = await rawRequest(new URL('/mcp', service.sidecarUrl), 'POST', ACCEPT, initialize);
     expect(answer.status).toBe(401);

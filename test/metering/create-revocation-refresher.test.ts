@@ -111,3 +111,39 @@ describe('createRevocationRefresher without a store', () => {
     refresher.stop();
   });
 });
+
+describe('whether the revoked set is known', () => {
+  const failing = { listBridgeRevocations: async () => Promise.reject(new Error('connection refused')) } as unknown as Store;
+  const answering = (rows: { sessionId: string }[]) => ({ listBridgeRevocations: async () => rows }) as unknown as Store;
+
+  test('not before a first read succeeds: a start during a store outage knows nothing', async () => {
+    const refresher = createRevocationRefresher({ store: failing, storeExpected: true, now: () => START, logger: createLogger('silent'), refreshEveryMs: REFRESH_MS });
+    await refresher.start();
+    expect(refresher.known()).toBe(false);
+    expect(refresher.health().lastError).toBe('connection refused');
+    refresher.stop();
+  });
+
+  test('a read that fails keeps the last set known until maxStaleMs, then not', async () => {
+    let clock = START;
+    let store: Store = answering([{ sessionId: 's1' }]);
+    const refreshed: number[] = [];
+    const refresher = createRevocationRefresher({ store: { listBridgeRevocations: (at: number) => store.listBridgeRevocations(at) } as Store, storeExpected: true, now: () => clock, logger: createLogger('silent'), refreshEveryMs: REFRESH_MS, maxStaleMs: 60_000, onRefreshed: () => refreshed.push(clock) });
+    await refresher.start();
+    expect(refresher.known()).toBe(true);
+    store = failing;
+    clock += 30_000;
+    await refresher.refresh();
+    expect([refresher.known(), refresher.isRevoked('s1')]).toEqual([true, true]);
+    clock += 30_001;
+    expect(refresher.known()).toBe(false);
+    // Every read, good or not, is followed by a check of what is open.
+    expect(refreshed).toEqual([START, START + 30_000]);
+    refresher.stop();
+  });
+
+  test('without a store: known where none is expected, not known where a bridge needs one', () => {
+    expect(createRevocationRefresher({ store: undefined, now: () => START, logger: createLogger('silent'), refreshEveryMs: REFRESH_MS }).known()).toBe(true);
+    expect(createRevocationRefresher({ store: undefined, storeExpected: true, now: () => START, logger: createLogger('silent'), refreshEveryMs: REFRESH_MS }).known()).toBe(false);
+  });
+});
