@@ -102,3 +102,25 @@ describe('the bridge in front of a modern server that requires a bearer token', 
     expect(own.body.toString()).toContain('"add"');
   });
 });
+
+describe('the bridge behind a public prefix of its own', () => {
+  test('clients at /tools/mcp reach the server\'s /mcp through the bridge, over Streamable HTTP and HTTP+SSE, as the proxy maps them', async () => {
+    const peer = await startV2Server('modern');
+    const service = await startTestService(new URL('/mcp', peer.origin), { publicPrefix: '/tools/mcp', bridge: { enabled: true, key: randomBytes(32).toString('hex') } });
+    try {
+      const client = new V1Client(CLIENT_INFO);
+      await client.connect(new V1HttpTransport(new URL('/tools/mcp', service.sidecarUrl)));
+      expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 4 } }))).toBe('5');
+      await client.close();
+      const sse = new V1Client(CLIENT_INFO);
+      await sse.connect(new V1SseTransport(new URL('/sse', service.sidecarUrl)));
+      expect(textOf(await sse.callTool({ name: 'add', arguments: { a: 2, b: 4 } }))).toBe('6');
+      await sse.close();
+      expect(peer.seen.length).toBeGreaterThan(0);
+      expect([...new Set(peer.seen.map((request) => `${request.method} ${request.path}`))]).toEqual(['POST /mcp']);
+    } finally {
+      await service.dispose();
+      await peer.close();
+    }
+  });
+});
