@@ -1,8 +1,9 @@
 /** The IPC vocabulary between the bench drivers and their server children. */
 
 /**
- * `proxy-unmetered` and `proxy-unrecorded` are the sidecar's reverse proxy with parts of the
- * metering taken away; bench/breakdown.ts uses them to split the sidecar's cost.
+ * `proxy-unmetered`, `proxy-classified` and `proxy-unrecorded` are the sidecar's reverse proxy with
+ * parts of the metering taken away; bench/breakdown.ts and bench/ledger.ts use them to split the
+ * sidecar's cost.
  * `sidecar-deny-out` and `sidecar-warn-in` are the full sidecar with one retirement plan (see
  * bench-plans.ts); bench/policy.ts compares them with the plain sidecar.
  * `bare-undici` is the bare proxy with undici's pool on the upstream leg; bench/forwarders.ts
@@ -20,6 +21,7 @@ export type ServerKind =
   | 'sidecar-deny-out'
   | 'sidecar-warn-in'
   | 'proxy-unmetered'
+  | 'proxy-classified'
   | 'proxy-unrecorded'
   | 'sdk-dual'
   | 'sdk-modern';

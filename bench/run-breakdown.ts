@@ -13,7 +13,7 @@ import { ANSWER_PATHS } from './mcp-request.js';
 import type { ServerKind } from './child-messages.js';
 import { describeMachine, machineLine } from './describe-machine.js';
 import { median } from './percentile.js';
-import { runClosedLoop } from './run-closed-loop.js';
+import { measureCpu } from './measure-cpu.js';
 import { spawnServer, type ServerChild } from './spawn-server.js';
 
 const LAYERS: readonly { kind: ServerKind; label: string }[] = [
@@ -37,11 +37,7 @@ interface Measured {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function measure(child: ServerChild, mode: AnswerMode, seconds: number): Promise<{ requestsPerSecond: number; cpuMicros: number }> {
-  const before = (await child.stats()).cpuMicros;
-  const result = await runClosedLoop({ url: child.url, path: ANSWER_PATHS[mode], connections: CONNECTIONS, durationSeconds: seconds });
-  const after = (await child.stats()).cpuMicros;
-  if (result.failures > 0) throw new Error(`${child.kind} ${mode}: ${result.failures} failed requests`);
-  return { requestsPerSecond: result.requestsPerSecond, cpuMicros: (after - before) / result.responses };
+  return measureCpu(child, ANSWER_PATHS[mode], CONNECTIONS, seconds);
 }
 
 async function main(): Promise<void> {

@@ -55,9 +55,11 @@ async function start(kind: ServerKind, upstream: URL | undefined): Promise<Runni
       return serve(server, close);
     }
     case 'proxy-unmetered':
+    case 'proxy-classified':
     case 'proxy-unrecorded': {
       const { createProxyVariant } = await import('./create-proxy-variant.js');
-      return serve(createProxyVariant(requireUpstream(kind, upstream), kind === 'proxy-unmetered' ? 'unmetered' : 'unrecorded'));
+      const variant = kind === 'proxy-unmetered' ? 'unmetered' : kind === 'proxy-classified' ? 'classified' : 'unrecorded';
+      return serve(createProxyVariant(requireUpstream(kind, upstream), variant));
     }
     case 'sidecar':
     case 'sidecar-deny-out':

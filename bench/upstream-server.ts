@@ -24,14 +24,18 @@ export function createUpstreamServer(): Server {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('bad json');
         return;
       }
-      if (req.url === ANSWER_PATHS.sse) {
-        const [progress, result] = sseAnswerEvents(id);
+      // `?pad=N` makes the result's text N bytes long: the ledger's larger answers.
+      const query = (req.url ?? '').indexOf('?');
+      const path = query < 0 ? req.url : req.url!.slice(0, query);
+      const pad = query < 0 ? 0 : Math.min(Number(new URLSearchParams(req.url!.slice(query + 1)).get('pad')) || 0, 1 << 20);
+      if (path === ANSWER_PATHS.sse) {
+        const [progress, result] = sseAnswerEvents(id, pad);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.write(progress);
         res.end(result);
         return;
       }
-      const body = resultMessage(id);
+      const body = resultMessage(id, pad);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
