@@ -10,9 +10,10 @@ const CONNECTION = 'connection';
 /**
  * Filters a raw header list (name, value, name, value, …) as Node delivers it, keeping case, order
  * and repeats of everything end-to-end. `drop` names further headers to leave out (lower case).
- * Runs twice per proxied request, so names are only lower-cased when their length could match.
+ * Runs twice per proxied request, so names are only lower-cased when their length could match, and
+ * a list with nothing to leave out is answered as it is, not copied: never change what it answers.
  */
-export function forwardHeaders(raw: readonly string[], drop?: ReadonlySet<string>): string[] {
+export function forwardHeaders(raw: readonly string[], drop?: ReadonlySet<string>): readonly string[] {
   let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
@@ -21,14 +22,20 @@ export function forwardHeaders(raw: readonly string[], drop?: ReadonlySet<string
     for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
   }
   const everyName = named !== undefined || drop !== undefined;
-  const out: string[] = [];
+  // Built only from the first header left out: until then, what is kept is `raw` itself.
+  let out: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     if (everyName || HOP_BY_HOP_LENGTH.has(name.length)) {
       const lower = name.toLowerCase();
-      if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop?.has(lower)) continue;
+      if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop?.has(lower)) {
+        out ??= raw.slice(0, i);
+        continue;
+      }
     }
-    out.push(name, raw[i + 1] ?? '');
+    out?.push(name, raw[i + 1] ?? '');
   }
-  return out;
+  if (out !== undefined) return out;
+  // An odd-length list (never from Node) is evened out, as a copy would have done.
+  return raw.length % 2 === 0 ? raw : [...raw, ''];
 }

@@ -150,10 +150,11 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     }
     // The bytes the client sent go on as sent, unless the prefix is rewritten: then the path the server would route.
     const upstreamPath = prefixesDiffer(mapping) ? toUpstreamPath(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping) : (req.url ?? '/');
-    const headers = forwardHeaders(req.rawHeaders, req.headers[RELAY_HEADER] === undefined ? undefined : DROP_RELAY);
+    const kept = forwardHeaders(req.rawHeaders, req.headers[RELAY_HEADER] === undefined ? undefined : DROP_RELAY);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
     // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.
-    if (req.headers['transfer-encoding'] !== undefined) headers.push('Transfer-Encoding', 'chunked');
+    // (A copy: `kept` may be the request's own header list.)
+    const headers = req.headers['transfer-encoding'] !== undefined ? kept.concat('Transfer-Encoding', 'chunked') : kept;
     const upstreamReq = (secure ? https : http).request({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -227,7 +228,8 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     // A rewritten first event may change length; SSE answers are chunked anyway.
     // Announcement headers are added after the upstream's own, which pass unchanged.
     const headers = forwardHeaders(upRes.rawHeaders, rewriter ? DROP_LENGTH : undefined);
-    res.writeHead(status, upRes.statusMessage, announce.length === 0 ? headers : headers.concat(announce));
+    // Node reads the list and does not change it; it may be the upstream's own.
+    res.writeHead(status, upRes.statusMessage, (announce.length === 0 ? headers : headers.concat(announce)) as string[]);
     // An event stream may stay silent for a long time: the client must see its headers now. If
     // the first event came in the same read, it already carried them and no extra write is made.
     // (`res.headersSent` cannot tell: it is true as soon as writeHead() has run.)
