@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { placeRequestTarget } from '../../server/sidecar/place-request-target.js';
 import { isUnderPublicPrefix, toUpstreamPath } from '../../server/sidecar/path-mapping.js';
@@ -23,6 +24,20 @@ describe('placeRequestTarget', () => {
     expect(placeRequestTarget('*')).toBeUndefined();
     expect(placeRequestTarget('example.com:443')).toBeUndefined();
     expect(placeRequestTarget('http://[bad/mcp')).toBeUndefined();
+  });
+});
+
+describe('the quick path for targets already in routed form', () => {
+  /** What the WHATWG URL parser routes a path target to: the reading the quick path must equal. */
+  const parsed = (target: string) => {
+    const url = new URL(`http://sidecar.invalid${target}`);
+    return url.pathname + url.search;
+  };
+  test('answers what the URL parser answers, for any target of tricky characters', () => {
+    const alphabet = fc.constantFrom(...'/aZ09-_~.%?#&=;:@!$()*+,\\\' "<>`{}|^[]é \t'.split(''));
+    fc.assert(fc.property(fc.array(alphabet, { maxLength: 24 }).map((chars) => `/${chars.join('')}`), (target) => {
+      expect(placeRequestTarget(target)).toBe(parsed(target));
+    }), { numRuns: 20_000 });
   });
 });
 
