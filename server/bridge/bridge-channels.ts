@@ -55,8 +55,4 @@ export class BridgeChannels {
   get(id: string): Channel | undefined {
     return this.open.get(id);
   }
-
-  values(): IterableIterator<Channel> {
-    return this.open.values();
-  }
 }

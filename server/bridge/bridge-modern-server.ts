@@ -20,7 +20,7 @@ export interface ClientEdge {
   credential: string | undefined;
 }
 
-export const NO_EDGE: ClientEdge = Object.freeze({ path: undefined, headers: [], credential: undefined });
+const NO_EDGE: ClientEdge = Object.freeze({ path: undefined, headers: [], credential: undefined });
 
 export type Initialize = Extract<BridgeStep, { kind: 'initialize' }>;
 export type Forward = Extract<BridgeStep, { kind: 'forward' }>;
@@ -42,7 +42,7 @@ export interface BridgeModernServerOptions {
 const DISCOVER_ID = 'mcp-sunset-bridge-discover';
 
 /** The server's answer when it refused the client's credential: passed on whole, so the client can sign in. */
-export function isAuthRefusal(status: number): boolean {
+function isAuthRefusal(status: number): boolean {
   return status === 401 || status === 403;
 }
 

@@ -115,8 +115,11 @@ export interface LegacyHttpBridge {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Answers a request the sidecar read and classified, reporting the answer to its exchange. */
   serve(req: IncomingMessage, res: ServerResponse, request: BridgedRequest, exchange: BridgeExchange, announce: readonly string[]): void;
-  /** Whether the sidecar gates and counts a request here (see route-bridge-request.ts); `body` as read, undefined when not whole. */
-  admit(req: IncomingMessage, body: Buffer | undefined): BridgeAdmission;
+  /**
+   * Whether the sidecar gates and counts a request here (see route-bridge-request.ts). `body`
+   * answers the body as read (undefined when not whole); it is asked only for a relay's seal.
+   */
+  admit(req: IncomingMessage, body: () => Buffer | undefined): BridgeAdmission;
   /** The negotiated version a session id carries, when this node can open it. */
   sessionVersion(token: string): string | undefined;
   /** The method of an input request this fleet sent under `id`, read from the id itself. */
@@ -210,14 +213,14 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
   sweeper.unref();
 
   /** Whether a request is a relay from another node, read once per request: a second read would see it as a replay. */
-  function relayOf(req: IncomingMessage, body: Buffer | undefined): RelayVerdict {
+  function relayOf(req: IncomingMessage, bodyOf: () => Buffer | undefined): RelayVerdict {
     const header = req.headers[RELAY_HEADER];
     // Most requests carry none: nothing to check or remember.
     if (header === undefined) return NOT_RELAYED;
     const known = verdicts.get(req);
     if (known !== undefined) return known;
     const token = req.headers[HEADER.sessionId];
-    let verdict = openNodeRelay(options.ring, header, { method: req.method ?? 'GET', target: req.url ?? '/', body, token: typeof token === 'string' ? token : undefined }, options.now());
+    let verdict = openNodeRelay(options.ring, header, { method: req.method ?? 'GET', target: req.url ?? '/', body: bodyOf(), token: typeof token === 'string' ? token : undefined }, options.now());
     if (verdict.relayed && !relaysTaken.first(String(header), options.now())) verdict = { relayed: false, refused: 'replayed' };
     if (!verdict.relayed && verdict.refused !== undefined) relaysRefused += 1;
     verdicts.set(req, verdict);
@@ -255,7 +258,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
 
   async function answerRequest(req: IncomingMessage, answer: BridgeAnswer, request: BridgedRequest, abort: AbortController, entry: Serving): Promise<void> {
     const { signal } = abort;
-    const relayed = relayOf(req, request.body);
+    const relayed = relayOf(req, () => request.body);
     const pathname = pathnameOf(req.url ?? '/');
     if (pathname === SSE_PATH && request.method === 'GET') {
       const routed = route(relayed, { kind: 'other' });

@@ -1,9 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { BridgeKeyRing } from './bridge-key-ring.js';
+import { BRIDGE_RELAY_HEADER } from '../lib/bridge-relay-header.js';
 import { keysInForce } from './keys-in-force.js';
 
 /** The header a relay between bridge nodes carries: who sent what, where, when, under the fleet's key. */
-export const RELAY_HEADER = 'mcp-sunset-bridge-relay';
+export const RELAY_HEADER = BRIDGE_RELAY_HEADER;
 
 /**
  * What a relay between nodes is for, and the only things it is accepted for:

@@ -22,8 +22,4 @@ export class OnceWithin {
     this.seen.set(value, now + this.ttlMs);
     return true;
   }
-
-  get size(): number {
-    return this.seen.size;
-  }
 }

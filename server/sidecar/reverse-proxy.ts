@@ -16,10 +16,8 @@ import { gateExchange, refusalHeaders, ungated, type BridgeLookup, type GatedExc
 import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { HttpRefusal } from '../protocol/policy-refusal.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
+import { BRIDGE_RELAY_HEADER as RELAY_HEADER } from '../lib/bridge-relay-header.js';
 import { callerOfText, callerText } from './relayed-caller.js';
-
-/** The header bridge nodes seal their relays with (the bridge's own, named here so the proxy can keep it from the server). */
-const RELAY_HEADER = 'mcp-sunset-bridge-relay';
 
 /**
  * The legacy bridge, as the proxy uses it: it answers legacy requests in front of a modern-only
@@ -30,10 +28,10 @@ export interface ProxyBridge extends BridgeLookup {
   claims(path: string): boolean;
   /**
    * Whether the request is gated and counted here (false: on another node of the fleet, see the
-   * bridge's routing), and the caller to count it under when another node identified it. `body` as
-   * read, undefined when not read whole.
+   * bridge's routing), and the caller to count it under when another node identified it. `body`
+   * answers the body as read (undefined when not read whole), only for a request that needs it.
    */
-  admit(req: IncomingMessage, body: Buffer | undefined): { counts: boolean; caller: string | undefined };
+  admit(req: IncomingMessage, body: () => Buffer | undefined): { counts: boolean; caller: string | undefined };
   serve(
     req: IncomingMessage,
     res: ServerResponse,
@@ -123,7 +121,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         options.onNonMcp?.();
         return ungated(options.onInternalError);
       }
-      const admitted = options.bridge?.admit(req, body?.complete === true ? wholeBody(body) : undefined);
+      const admitted = options.bridge?.admit(req, () => (body?.complete === true ? wholeBody(body) : undefined));
       if (admitted?.counts === false) {
         // Gated and counted on the node it is passed to, under the caller identified here.
         return { ...ungated<Caller>(options.onInternalError), bridged: true, relayCaller: callerText(options.identify(req)) };
