@@ -84,7 +84,7 @@ export class DeferredExchange<A> implements ResponseSink, Listed {
   private headNow(exchange: GuardedExchange<A>, status: number, headers: IncomingHttpHeaders): void {
     exchange.responseHead(status, headers);
     const encoding = headers['content-encoding'];
-    if (exchange.active) this.observer = createBodyObserver(Array.isArray(encoding) ? encoding[0] : encoding, (text) => exchange.responseChunk(text));
+    if (exchange.active) this.observer = createBodyObserver(Array.isArray(encoding) ? encoding[0] : encoding, (bytes) => exchange.responseBytes(bytes));
   }
 
   private endNow(exchange: GuardedExchange<A>): void {

@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 
 export interface BodyObserver {
@@ -22,25 +21,17 @@ function decompressorFor(encoding: string | undefined): Gunzip | undefined {
 }
 
 /**
- * Turns the bytes the client receives into text for the meter: UTF-8 split across chunks is
- * reassembled, and a compressed answer is inflated on a copy, so what is forwarded stays untouched.
- * A body it cannot decode is simply not observed further.
+ * Shows the meter the bytes the client receives, as the client reads them once its content coding
+ * is undone: a compressed answer is inflated on a copy, so what is forwarded stays untouched; any
+ * other answer is shown as it passes. A body it cannot inflate is simply not observed further.
+ * Decoding the bytes to text is the meter's (see answer-text.ts): a JSON answer is read only once
+ * it is whole.
  */
-export function createBodyObserver(contentEncoding: string | undefined, observe: (text: string) => void): BodyObserver {
-  const decoder = new StringDecoder('utf8');
+export function createBodyObserver(contentEncoding: string | undefined, observe: (bytes: Buffer) => void): BodyObserver {
   const inflate = decompressorFor(contentEncoding);
-  if (inflate === undefined) {
-    return {
-      write: (chunk) => observe(decoder.write(chunk)),
-      end: (done) => {
-        const rest = decoder.end();
-        if (rest !== '') observe(rest);
-        done();
-      },
-    };
-  }
+  if (inflate === undefined) return { write: observe, end: (done) => done() };
   let broken = false;
-  inflate.on('data', (chunk: Buffer) => observe(decoder.write(chunk)));
+  inflate.on('data', observe);
   inflate.on('error', () => {
     broken = true;
   });

@@ -33,6 +33,15 @@ export class GuardedExchange<A> {
     }
   }
 
+  responseBytes(chunk: Buffer): void {
+    if (this.exchange === undefined) return;
+    try {
+      this.exchange.responseBytes(chunk);
+    } catch (error) {
+      this.fail(error, 'response-chunk');
+    }
+  }
+
   responseChunk(text: string): void {
     if (this.exchange === undefined) return;
     try {

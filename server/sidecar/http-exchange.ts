@@ -7,6 +7,7 @@ import { opensLegacySession, outcomeOfStatus, settleWithAnswer } from '../protoc
 import { HTTP_SSE_ENDPOINT_EVENT, resolveEndpointPath, settleStreamOpen } from '../protocol/settle-stream-open.js';
 import { HEADER } from '../protocol/versions.js';
 import type { Outcome } from '../protocol/vocabulary.js';
+import { AnswerTextDecoder, answerText } from './answer-text.js';
 import { boundedId } from './bounded-key.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 
@@ -33,10 +34,11 @@ export class HttpExchange<A> {
   private responseSessionId: string | undefined;
   private eventStream = false;
   private sse: EventSourceParser | undefined;
+  private sseText: AnswerTextDecoder | undefined;
   private sawEventId = false;
   private firstEventSeen = false;
   private channelPath: string | undefined;
-  private jsonChunks: string[] = [];
+  private jsonChunks: Buffer[] = [];
   private jsonBytes = 0;
   private answerTooLarge = false;
   private ended = false;
@@ -101,26 +103,37 @@ export class HttpExchange<A> {
     }
   }
 
-  /** A chunk of the answer body, as text. */
-  responseChunk(text: string): void {
+  /**
+   * A chunk of the answer body as the client receives it (its content coding undone). An event
+   * stream is decoded and read as it comes; a JSON answer is held, as bytes, until it is whole.
+   */
+  responseBytes(chunk: Buffer): void {
     if (this.answerTooLarge) return;
-    if (this.sse !== undefined) return this.sse.feed(text);
+    if (this.sse !== undefined) return this.sse.feed((this.sseText ??= new AnswerTextDecoder()).write(chunk));
     if (this.open.length === 0) return;
-    this.jsonBytes += Buffer.byteLength(text);
+    this.jsonBytes += chunk.length;
     if (this.jsonBytes > this.state.maxAnswerBytes) {
       this.answerTooLarge = true;
       this.jsonChunks = [];
       return;
     }
-    this.jsonChunks.push(text);
+    this.jsonChunks.push(chunk);
+  }
+
+  /** A chunk of an answer made as text (the bridge's). */
+  responseChunk(text: string): void {
+    if (this.sse !== undefined && !this.answerTooLarge) return this.sse.feed(text);
+    this.responseBytes(Buffer.from(text, 'utf8'));
   }
 
   /** The upstream finished the answer. */
   responseEnd(): void {
     if (this.ended) return;
     this.ended = true;
+    const rest = this.sseText?.end();
+    if (rest !== undefined && rest !== '' && !this.answerTooLarge) this.sse?.feed(rest);
     if (this.sse === undefined && this.jsonChunks.length > 0) {
-      for (const message of readJsonRpcText(this.jsonChunks.join(''))) this.onRpc(message, true);
+      for (const message of readJsonRpcText(answerText(this.jsonChunks))) this.onRpc(message, true);
     }
     if (this.channelPath !== undefined) this.state.closeChannel(this.channelPath);
     for (const message of [...this.open]) this.finishUnanswered(message);

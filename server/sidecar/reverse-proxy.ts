@@ -233,7 +233,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     // (`res.headersSent` cannot tell: it is true as soon as writeHead() has run.)
     let bodyWritten = false;
     if (eventStream) setImmediate(() => bodyWritten || res.writableEnded || res.destroyed || res.flushHeaders());
-    const observer = exchange.active ? createBodyObserver(upRes.headers['content-encoding'], (text) => exchange.responseChunk(text)) : undefined;
+    const observer = exchange.active ? createBodyObserver(upRes.headers['content-encoding'], (bytes) => exchange.responseBytes(bytes)) : undefined;
 
     const send = (chunk: Buffer) => {
       if (chunk.length === 0) return;

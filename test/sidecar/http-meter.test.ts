@@ -224,7 +224,7 @@ describe('HttpMeter', () => {
       recorded.length = 0;
       const exchange = meter.begin(postFacts(legacyRequest('tools/call', 7), session('S1')), 'caller');
       exchange.responseHead(200, SSE_HEADERS);
-      const observer = createBodyObserver(undefined, (t) => exchange.responseChunk(t));
+      const observer = createBodyObserver(undefined, (bytes) => exchange.responseBytes(bytes));
       for (const chunk of chunks) observer.write(chunk);
       observer.end(() => exchange.responseEnd());
       expect(Buffer.concat(chunks).equals(text)).toBe(true);

@@ -14,7 +14,7 @@ const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"compl
 
 /** A meter whose exchanges break at one step, as a bug in metering would. */
 class BrokenMeter extends HttpMeter<Caller> {
-  constructor(private readonly breakAt: 'begin' | 'responseHead' | 'responseChunk' | 'responseEnd') {
+  constructor(private readonly breakAt: 'begin' | 'responseHead' | 'responseBytes' | 'responseEnd') {
     super({ record: () => undefined });
   }
   override classify(facts: HttpRequestFacts): HttpRequestClassification {
@@ -41,7 +41,7 @@ describe('the reverse proxy when metering itself fails', () => {
     await upstream?.close();
   });
 
-  test.each(['begin', 'responseHead', 'responseChunk', 'responseEnd'] as const)('a failure in %s is reported once and the request still gets its answer', async (breakAt) => {
+  test.each(['begin', 'responseHead', 'responseBytes', 'responseEnd'] as const)('a failure in %s is reported once and the request still gets its answer', async (breakAt) => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
     const errors: string[] = [];
     const proxy = createReverseProxy({

@@ -38,7 +38,7 @@ function replayHttp(records: HttpRecord[]): Replayed[] {
     const status = record.status;
     steps.push({ t: record.t_res, order: 1, seq: record.seq, run: () => exchange?.responseHead(status, record.res_headers ?? {}) });
     const chunks = record.res_chunks ?? (record.res_body ? [[record.t_end ?? record.t_res, record.res_body] as [number, string]] : []);
-    for (const [t, text] of chunks) steps.push({ t, order: 2, seq: record.seq, run: () => exchange?.responseChunk(text) });
+    for (const [t, text] of chunks) steps.push({ t, order: 2, seq: record.seq, run: () => exchange?.responseBytes(Buffer.from(text, 'utf8')) });
     if (record.t_end === null) continue;
     if (record.end === 'complete') steps.push({ t: record.t_end, order: 3, seq: record.seq, run: () => exchange?.responseEnd() });
     if (record.end === 'client-closed') steps.push({ t: record.t_end, order: 3, seq: record.seq, run: () => exchange?.clientClosed() });
