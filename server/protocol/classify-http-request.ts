@@ -117,15 +117,22 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   };
   const answersArriveOn = answersArriveOnOf(ctx);
   const httpSseStreamPath = facts.method === 'GET' && lookups.isHttpSseStreamPath?.(facts.path) === true;
-  const judged = {
-    knownSession: ctx.sessionVersion !== undefined,
-    batch: false,
-    headersShowModern: headersShowModern(ctx),
-    legacyVersion: legacyVersion(ctx),
+  const knownSession = ctx.sessionVersion !== undefined;
+  const showModern = headersShowModern(ctx);
+  const versionOfSession = legacyVersion(ctx);
+  // One object of one shape, built field by field: the classification is made for every request.
+  const result = (messages: ClassifiedMessage[], more?: { clientInfo: ClientInfoHint | undefined; claimMismatch: boolean; cancels: JsonRpcId[]; batch: boolean }): HttpRequestClassification => ({
+    messages,
+    answersArriveOn,
+    cancels: more?.cancels ?? [],
+    sessionId,
+    clientInfo: more?.clientInfo,
+    claimMismatch: more?.claimMismatch ?? false,
+    knownSession,
+    batch: more?.batch ?? false,
+    headersShowModern: showModern,
+    legacyVersion: versionOfSession,
     httpSseStreamPath,
-  };
-  const result = (messages: ClassifiedMessage[], extra: Partial<HttpRequestClassification> = {}): HttpRequestClassification => ({
-    messages, answersArriveOn, cancels: [] as JsonRpcId[], sessionId, clientInfo: undefined, claimMismatch: false, ...judged, ...extra,
   });
 
   if (!isMcpRequest(facts) && !httpSseStreamPath) return result([]);
