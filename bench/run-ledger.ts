@@ -27,6 +27,15 @@ const SETUPS: readonly { kind: ServerKind; label: string; stage: string }[] = [
   { kind: 'sidecar', label: '+ tally, counters, 1 s SQLite flush (the sidecar)', stage: 'tally' },
   { kind: 'sidecar-deny-out', label: '+ a deny plan in force (modern traffic, outside it)', stage: 'gate' },
 ];
+/**
+ * Given to every proxy, the bare one too. In a process of about 8 to 16 MB of live heap (the bare
+ * proxy with zod loaded, or the metering-off proxy), V8 re-starts incremental marking after every
+ * mark-compact under 64 KB answers ("allocation limit", 8 MB of 24–32 MB): the metering-off proxy
+ * then cost 60–90% more than the bare one while doing the same work. A larger initial old
+ * generation keeps the limit clear of that; the full sidecar's larger heap stays clear of it
+ * without the flag, and costs the same with it (bench/RESULTS.md, 2026-12-07 notes).
+ */
+const PROXY_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
 const MODES: readonly AnswerMode[] = ['json', 'sse'];
 const SIZES: readonly { name: string; pad: number }[] = [
   { name: 'small', pad: 0 },
@@ -53,7 +62,7 @@ async function main(): Promise<void> {
   // mode:size:kind → one measure per round
   const measured = new Map<string, CpuMeasure[]>();
   try {
-    for (const setup of SETUPS) children.push(await spawnServer(setup.kind, { upstream: upstream.url }));
+    for (const setup of SETUPS) children.push(await spawnServer(setup.kind, { upstream: upstream.url, nodeFlags: PROXY_FLAGS }));
     log('warming every setup…');
     for (const mode of MODES) for (const size of SIZES) for (const child of children) await measureCpu(child, pathOf(mode, size.pad), connections, 1);
     for (let round = 1; round <= rounds; round += 1) {
@@ -99,7 +108,7 @@ async function main(): Promise<void> {
     '',
     `- Machine: ${machineLine(describeMachine())}.`,
     `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,
-    `- One upstream (bench/upstream-server.ts; \`?pad=N\` makes the result's text N bytes), each proxy in its own process, all tsc output in plain Node; the modern \`tools/call\` of \`npm run bench\`; closed loop, ${connections} connections; every setup warmed 1 s per answer, then ${rounds} rounds (order reversed every other round) of 0.5 s warm-up and ${seconds} s measured per setup and answer.`,
+    `- One upstream (bench/upstream-server.ts; \`?pad=N\` makes the result's text N bytes), each proxy in its own process (Node flags: ${PROXY_FLAGS.join(' ')}), all tsc output in plain Node; the modern \`tools/call\` of \`npm run bench\`; closed loop, ${connections} connections; every setup warmed 1 s per answer, then ${rounds} rounds (order reversed every other round) of 0.5 s warm-up and ${seconds} s measured per setup and answer.`,
     '- CPU µs/req: user + system time of the proxy process over the measured phase, per answer. GC µs/req: its main-thread GC pauses over the same phase, per answer.',
     '- Stage: what the row adds to the row above. Stage µs: the difference in CPU per request to the row above, taken within each round; the median, and [least, most] over rounds. CPU ratio: bare ÷ this setup, per round, median (1.00 costs what the bare proxy costs).',
     `- Whole run: ${Math.round((performance.now() - began) / 1000)} s.`,

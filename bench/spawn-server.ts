@@ -17,6 +17,8 @@ export interface SpawnOptions {
   upstream?: URL;
   /** When set, the child runs under `--cpu-prof` and writes its profile here on exit. */
   cpuProfileDir?: string;
+  /** Further Node or V8 flags for the child. */
+  nodeFlags?: readonly string[];
 }
 
 // Compiled (the normal case, see run-compiled.ts) the children run as plain JS; from source, through tsx.
@@ -28,7 +30,7 @@ const START_TIMEOUT_MS = 30_000;
 export async function spawnServer(kind: ServerKind, options: SpawnOptions = {}): Promise<ServerChild> {
   const profile = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
   const child = fork(ENTRY, options.upstream === undefined ? [kind] : [kind, options.upstream.href], {
-    execArgv: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), ...profile],
+    execArgv: [...(FROM_SOURCE ? ['--import', 'tsx'] : []), ...profile, ...(options.nodeFlags ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await nextReply<ChildReply, 'ready'>(child, 'ready', START_TIMEOUT_MS);
