@@ -25,7 +25,7 @@ describe('a cell the store refuses', () => {
   test('is dropped and counted with the reason; every other count of its flush is stored, and later flushes go on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'refused-'));
     dirs.push(dir);
-    const store = await openStore(`sqlite:${join(dir, 'a.db')}`);
+    const store = await openStore(join(dir, 'a.db'));
     stores.push(store);
     const now = () => Date.UTC(2026, 11, 5, 12, 0, 0);
     const tally = new Tally({ node: 'n', now });
