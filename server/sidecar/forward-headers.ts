@@ -18,8 +18,11 @@ export function forwardHeaders(raw: readonly string[], drop?: ReadonlySet<string
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.length !== CONNECTION.length || name.toLowerCase() !== CONNECTION) continue;
-    named ??= new Set();
-    for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    for (const token of (raw[i + 1] ?? '').split(',')) {
+      const lower = token.trim().toLowerCase();
+      // `Connection: keep-alive` names a header already dropped: the common case lower-cases no more names.
+      if (!HOP_BY_HOP.has(lower)) (named ??= new Set()).add(lower);
+    }
   }
   const everyName = named !== undefined || drop !== undefined;
   // Built only from the first header left out: until then, what is kept is `raw` itself.

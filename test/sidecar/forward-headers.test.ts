@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { forwardHeaders } from '../../server/sidecar/forward-headers.js';
 
@@ -50,5 +51,29 @@ describe('forwardHeaders', () => {
     const copy = [...raw];
     forwardHeaders(raw);
     expect(raw).toEqual(copy);
+  });
+
+  test('answers what the plain rule gives, for any header list', () => {
+    // The rule written plainly: every name lower-cased, every Connection token collected first.
+    const reference = (raw: string[], drop?: ReadonlySet<string>) => {
+      const named = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+      for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+      const out: string[] = [];
+      for (let i = 0; i < raw.length; i += 2) if (!named.has(raw[i]!.toLowerCase()) && drop?.has(raw[i]!.toLowerCase()) !== true) out.push(raw[i]!, raw[i + 1]!);
+      return out;
+    };
+    const name = fc.oneof(
+      fc.constantFrom('Connection', 'connection', 'CONNECTION', 'Keep-Alive', 'keep-alive', 'TE', 'te', 'Trailer', 'Upgrade', 'Transfer-Encoding', 'Proxy-Connection', 'Close', 'close', 'User-Agent', 'Mcp-Method', 'X-Hop', 'x-hop', 'Host', 'Content-Type'),
+      fc.stringMatching(/^[A-Za-z-]{1,18}$/),
+    );
+    const value = fc.oneof(fc.constantFrom('keep-alive', 'close', 'Keep-Alive, X-Hop', ' x-hop ,close', 'upgrade', 'TE, trailer', ''), fc.string({ maxLength: 12 }));
+    const raw = fc.array(fc.tuple(name, value), { maxLength: 12 }).map((pairs) => pairs.flat());
+    const drop = fc.option(fc.constantFrom(new Set(['content-length']), new Set(['x-hop', 'host'])), { nil: undefined });
+    fc.assert(
+      fc.property(raw, drop, (list, dropped) => {
+        expect([...forwardHeaders(list, dropped)]).toEqual(reference(list, dropped));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
