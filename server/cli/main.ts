@@ -12,7 +12,10 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { day } from '../api/plan-input-schema.js';
 import { buildReport, formatReport } from './commands/build-report.js';
-import { buildDryRun, formatDryRun } from './commands/dry-run.js';
+import { buildDryRun, formatDryRun, formatGate, type DryRunResult } from './commands/dry-run.js';
+import { judgeDryRun, parseFailOn, type FailOn } from './commands/dry-run-gate.js';
+import { fetchDryRun } from './commands/fetch-dry-run.js';
+import { UsageError } from './usage-error.js';
 import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
 import { runDashboard } from './commands/dashboard.js';
@@ -30,6 +33,26 @@ function date(value: string): string {
   if (!day.safeParse(value).success) throw new InvalidArgumentError('expected a date as YYYY-MM-DD');
   return value;
 }
+
+function failOn(value: string): FailOn {
+  const parsed = parseFailOn(value);
+  if (parsed === undefined) throw new InvalidArgumentError('expected identifiable, any, or share:<fraction> with the fraction from 0 to 1');
+  return parsed;
+}
+
+function httpUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an http(s) URL');
+  return url;
+}
+
+/** Commands whose usage errors exit 2, as their documented exit codes say (3 is the dry run's gate). */
+const USAGE_EXITS_TWO = new Set(['dry-run']);
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
   // `--no-alerts` sets one field of the `alerts` object, which a flag of that name would replace whole.
@@ -132,21 +155,33 @@ program
 
 program
   .command('dry-run')
-  .description('who a cut of a plan\'s scope on a date would refuse, from the stored counts')
+  .description('who a cut of a plan\'s scope on a date would refuse, from the stored counts; with --fail-on, a gate for CI')
   .requiredOption('--plan <id>', 'the plan\'s id', integer)
   .option('--at <date>', 'the cut date asked about, YYYY-MM-DD (default: the plan\'s retire date)', date)
-  .option('--json', 'print the JSON of GET /api/v1/plans/:id/dry-run instead of a table')
+  .option('--fail-on <what>', 'exit 3 when the cut would refuse: identifiable (a caller that can be told apart), any, or share:<fraction> (a refused share above it)', failOn)
+  .option('--json', 'print the JSON of GET /api/v1/plans/:id/dry-run instead of a table (with --fail-on, and the gate\'s verdict as `gate`)')
   .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
   .option('--config <file>', 'JSON config file')
-  .action(async (flags: { plan: number; at?: string; json?: boolean; db?: string; config?: string }) => {
-    const config = configFrom({ db: flags.db, config: flags.config });
-    const store = await openStoreFor(config.db);
-    try {
-      const result = await buildDryRun(store, flags.plan, flags.at, Date.now());
-      process.stdout.write(flags.json ? `${JSON.stringify(result.report, null, 2)}\n` : formatDryRun(result));
-    } finally {
-      await store.close();
+  .option('--api <url>', 'read it from a running dashboard\'s API instead of the store', httpUrl)
+  .option('--token <token>', 'the dashboard\'s admin token, with --api (default: MCP_SUNSET_ADMIN_TOKEN)')
+  .action(async (flags: { plan: number; at?: string; failOn?: FailOn; json?: boolean; db?: string; config?: string; api?: URL; token?: string }) => {
+    if (flags.api !== undefined && (flags.db !== undefined || flags.config !== undefined)) throw new UsageError('--api reads the dashboard\'s store: give it without --db or --config');
+    if (flags.api === undefined && flags.token !== undefined) throw new UsageError('--token is for --api');
+    let result: DryRunResult;
+    if (flags.api !== undefined) result = await fetchDryRun(flags.api, flags.token ?? process.env.MCP_SUNSET_ADMIN_TOKEN, flags.plan, flags.at);
+    else {
+      const config = configFrom({ db: flags.db, config: flags.config });
+      const store = await openStoreFor(config.db);
+      try {
+        result = await buildDryRun(store, flags.plan, flags.at, Date.now());
+      } finally {
+        await store.close();
+      }
     }
+    const verdict = flags.failOn === undefined ? undefined : judgeDryRun(result.report, flags.failOn);
+    if (flags.json) process.stdout.write(`${JSON.stringify(verdict === undefined ? result.report : { ...result.report, gate: verdict }, null, 2)}\n`);
+    else process.stdout.write(formatDryRun(result) + (verdict === undefined ? '' : `\n${formatGate(verdict)}`));
+    if (verdict?.failed === true) process.exitCode = 3;
   });
 
 program
@@ -186,8 +221,8 @@ program
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof CommanderError) process.exit(error.exitCode !== 0 && USAGE_EXITS_TWO.has(process.argv[2] ?? '') ? 2 : error.exitCode);
   const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
   process.stderr.write(`mcp-sunset: ${message.split('\n')[0]}\n`);
-  process.exit(error instanceof ConfigError ? 2 : 1);
+  process.exit(error instanceof ConfigError || error instanceof UsageError ? 2 : 1);
 }

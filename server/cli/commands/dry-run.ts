@@ -1,22 +1,25 @@
 /**
- * `mcp-sunset dry-run --plan ID [--at DATE]`: who a cut of the plan's scope on a date would refuse,
- * from the stored counts; the same JSON as GET /api/v1/plans/:id/dry-run, or a table to read.
+ * `mcp-sunset dry-run --plan ID [--at DATE] [--fail-on …]`: who a cut of the plan's scope on a date
+ * would refuse, from the stored counts; the same JSON as GET /api/v1/plans/:id/dry-run, or a table
+ * to read, and with `--fail-on` a gate for CI (dry-run-gate.ts).
  */
 import type { DryRunJson } from '../../api/api-json.js';
 import { dryRunToJson } from '../../api/to-json.js';
 import type { Store } from '../../store/store.js';
 import type { PlanRecord } from '../../store/sqlite/plan-record.js';
 import { loadDryRun } from '../../views/load-dry-run.js';
+import { UsageError } from '../usage-error.js';
+import type { GateVerdict } from './dry-run-gate.js';
 
 export interface DryRunResult {
-  plan: PlanRecord;
+  plan: Pick<PlanRecord, 'id' | 'name' | 'retireDate'>;
   report: DryRunJson;
 }
 
-/** The report on a cut on `at` (the plan's retire date unless given); throws when there is no such plan. */
+/** The report on a cut on `at` (the plan's retire date unless given); a UsageError when there is no such plan. */
 export async function buildDryRun(store: Store, planId: number, at: string | undefined, now: number): Promise<DryRunResult> {
   const plan = await store.getPlan(planId);
-  if (plan === undefined) throw new Error(`no plan ${planId}`);
+  if (plan === undefined) throw new UsageError(`no plan ${planId}`);
   return { plan, report: dryRunToJson(plan.id, await loadDryRun(store, plan, at ?? plan.retireDate, now)) };
 }
 
@@ -25,9 +28,33 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
 }
 
+function callerRows(callers: DryRunJson['callers'], n: (value: number) => string): string[][] {
+  return callers.map((c) => [
+    c.integration + (c.identifiable ? '' : ' (unidentified)'),
+    c.displayName ?? '',
+    c.owner ?? '',
+    c.contact ?? '',
+    n(c.requestsPerDay),
+    c.lastSeen?.slice(0, 10) ?? '',
+    c.versions.join(' '),
+    c.transports.join(' '),
+    c.savedBy === null ? 'refused' : `exempt until ${c.savedBy.until}`,
+  ]);
+}
+
+const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'on the cut'];
+const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+/** The gate's verdict, then the callers that fail it. */
+export function formatGate(verdict: GateVerdict): string {
+  const lines = [`gate --fail-on ${verdict.failOn}: ${verdict.failed ? 'FAIL' : 'pass'}, ${verdict.reason}`];
+  if (verdict.callers.length > 0) lines.push(...table([HEADER, ...callerRows(verdict.callers, number)]));
+  return `${lines.join('\n')}\n`;
+}
+
 /** The report as a terminal table: who is refused, who is saved, and the refused share. */
 export function formatDryRun({ plan, report }: DryRunResult): string {
-  const n = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const n = number;
   const { totals } = report;
   const lines = [
     `mcp-sunset dry run: plan ${plan.id} "${plan.name}", if the cut came on ${report.at}` + (report.at === plan.retireDate ? ' (its retire date)' : ` (its retire date is ${plan.retireDate})`),
@@ -37,21 +64,7 @@ export function formatDryRun({ plan, report }: DryRunResult): string {
       : `would refuse ${totals.refusedCallers} of ${totals.callers} callers in scope: ${n(totals.refusedRequests)} of ${n(totals.servedRequests)} served work requests (${(100 * report.refusedShare).toFixed(2)}%)`,
   ];
   if (totals.savedCallers > 0) lines.push(`${totals.savedCallers} saved by an exemption`);
-  if (report.callers.length > 0) {
-    const header = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'on the cut'];
-    const rows = report.callers.map((c) => [
-      c.integration + (c.identifiable ? '' : ' (unidentified)'),
-      c.displayName ?? '',
-      c.owner ?? '',
-      c.contact ?? '',
-      n(c.requestsPerDay),
-      c.lastSeen?.slice(0, 10) ?? '',
-      c.versions.join(' '),
-      c.transports.join(' '),
-      c.savedBy === null ? 'refused' : `exempt until ${c.savedBy.until}`,
-    ]);
-    lines.push('', ...table([header, ...rows]));
-  }
+  if (report.callers.length > 0) lines.push('', ...table([HEADER, ...callerRows(report.callers, n)]));
   if (report.live !== null) lines.push('', `live, the plan being in dryrun: ${n(report.live.wouldBlock)} of these requests were marked would-block`);
   return `${lines.join('\n')}\n`;
 }
