@@ -4,6 +4,7 @@
  * with served work in scope in the window is refused on D unless an exemption's `until` reaches D,
  * and the refused share is the non-exempt callers' in-scope served work over all served work.
  */
+import type { MigrationState } from './migration-state.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import { DAY_MS } from './compute-week-start.js';
 import { dayStart, exemptionEndsAt } from './plan-clock.js';
@@ -34,6 +35,8 @@ export interface DryRunCallerFacts {
   displayName: string | null;
   owner: string | null;
   contact: string | null;
+  /** Whether it has started to move, over the same window (migration-state.ts). */
+  migration: MigrationState | null;
 }
 
 export interface DryRunInputs {

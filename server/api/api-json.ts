@@ -2,6 +2,7 @@
  * The JSON shapes of /api/v1 that the dashboard reads, as the server builds them: types only, so
  * web/ imports them and a change here that breaks the page fails the dashboard's typecheck.
  */
+import type { MigrationState } from '../analysis/migration-state.js';
 import type { listTraffic } from '../store/sqlite/list-traffic.js';
 import type {
   alertListingToJson,
@@ -73,6 +74,8 @@ export interface DryRunCallerJson {
   lastSeen: string | null;
   versions: string[];
   transports: string[];
+  /** Whether it has started to move, over the same window: `migrating` was served modern work beside its legacy work. */
+  migration: MigrationState | null;
   /** The exemption covering `at`, if any: the caller would pass. */
   savedBy: { until: string; note: string | null } | null;
 }

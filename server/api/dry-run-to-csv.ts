@@ -1,6 +1,6 @@
 import type { DryRunJson } from './api-json.js';
 
-const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until'];
+const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until', 'migration'];
 
 /**
  * One field as RFC 4180 wants it. Text that a spreadsheet would run as a formula gets a leading
@@ -26,6 +26,7 @@ export function dryRunToCsv(report: DryRunJson): string {
     c.versions.join(' '),
     c.transports.join(' '),
     c.savedBy?.until ?? null,
+    c.migration,
   ]);
   return [HEADER, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }

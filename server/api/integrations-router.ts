@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { MIGRATION_STATES } from '../analysis/migration-state.js';
 import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
 import { INTEGRATION_STATUSES } from '../store/sqlite/schema/index.js';
@@ -33,6 +34,7 @@ const pageSchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(INTEGRATIONS_PAGE.maxLimit).default(INTEGRATIONS_PAGE.defaultLimit),
     offset: z.coerce.number().int().min(0).default(0),
+    migration: z.enum(MIGRATION_STATES).optional(),
   })
   .strict();
 
@@ -49,8 +51,10 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   };
 
   router.get('/integrations', async (req, res) => {
-    const page = parseInput(pageSchema, req.query);
-    res.json(integrationsToJson(await load(), page));
+    const { migration, ...page } = parseInput(pageSchema, req.query);
+    const view = await load();
+    // The split stays over every caller; only the listed ones are filtered.
+    res.json(integrationsToJson(migration === undefined ? view : { ...view, integrations: view.integrations.filter((i) => i.migration === migration) }, page));
   });
 
   router.get('/integrations/:key', async (req, res) => {

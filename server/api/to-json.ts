@@ -7,7 +7,7 @@ import type { BridgeRevocationRecord } from '../store/sqlite/upsert-bridge-revoc
 import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
-import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
+import type { EraUse, IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
 import type { PlanEnforcement } from '../views/load-plan-enforcement.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';
@@ -102,6 +102,10 @@ export function planViewToJson(view: PlanView, withSeries: boolean) {
   };
 }
 
+function eraUseToJson(use: EraUse | null) {
+  return use === null ? null : { ...use, firstSeen: iso(use.firstSeen), lastSeen: iso(use.lastSeen) };
+}
+
 export function integrationToJson(view: IntegrationView) {
   return {
     ...view,
@@ -111,6 +115,7 @@ export function integrationToJson(view: IntegrationView) {
     updatedAt: iso(view.updatedAt),
     autoClosedAt: iso(view.autoClosedAt),
     reopenedAt: iso(view.reopenedAt),
+    eras: { legacy: eraUseToJson(view.eras.legacy), modern: eraUseToJson(view.eras.modern) },
     deadlines: view.deadlines.map((d) => ({ ...d, lastUsedDay: iso(d.lastUsedDay) })),
   };
 }
@@ -190,6 +195,7 @@ export function dryRunToJson(planId: number, report: DryRun): DryRunJson {
       lastSeen: iso(c.lastSeen),
       versions: c.versions,
       transports: c.transports,
+      migration: c.migration,
       savedBy: c.savedBy,
     })),
     live: report.live === null ? null : { wouldBlock: report.live.wouldBlock, byCaller: Object.fromEntries(report.live.byCaller) },

@@ -1,4 +1,5 @@
 import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
+import { migrationState } from '../analysis/migration-state.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
@@ -9,13 +10,22 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
   const window = computeDryRunWindow(at, plan.quietDays, now);
   const callers = await store.listScopeCallers(scopeOf(plan), window);
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
+  // Whether each caller is already moving, over the same days: the legacy it was served beside the modern.
+  const [legacy, modern] = await Promise.all([
+    store.listScopeCallers({ kind: 'era', value: 'legacy' }, window),
+    store.listScopeCallers({ kind: 'era', value: 'modern' }, window),
+  ]);
+  const legacyRequests = new Map(legacy.map((row) => [row.integration, row.requests]));
+  const modernRequests = new Map(modern.map((row) => [row.integration, row.requests]));
   return computeDryRun({
     at,
     window,
     callers,
     facts: (key) => {
       const record = records.get(key);
-      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null };
+      const legacyServed = legacyRequests.get(key) ?? 0;
+      const migration = migrationState({ legacy: legacyServed, modern: modernRequests.get(key) ?? 0, everLegacy: (record?.lastLegacySeen ?? null) !== null || legacyServed > 0 });
+      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration };
     },
     exemptions: plan.exemptions,
     servedRequests: await store.sumServedRequests(window),

@@ -25,22 +25,24 @@ const caller: DryRunCallerJson = {
   lastSeen: '2027-02-27T00:00:00.000Z',
   versions: ['2025-03-26', '2025-06-18'],
   transports: ['streamable-http'],
+  migration: 'legacy-only',
   savedBy: null,
 };
 
 describe('dryRunToCsv', () => {
   test('writes a header row and one row per caller, empty fields for what is unknown', () => {
-    const lines = dryRunToCsv(report([caller, { ...caller, integration: 'tok_b', savedBy: { until: '2027-04-01', note: 'x' } }])).split('\r\n');
+    const lines = dryRunToCsv(report([caller, { ...caller, integration: 'tok_b', savedBy: { until: '2027-04-01', note: 'x' }, migration: 'migrating' }, { ...caller, integration: 'tok_c', migration: null }])).split('\r\n');
     expect(lines).toEqual([
-      'integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until',
-      'tok_a,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,',
-      'tok_b,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,2027-04-01',
+      'integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration',
+      'tok_a,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only',
+      'tok_b,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,2027-04-01,migrating',
+      'tok_c,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,',
       '',
     ]);
   });
 
   test('quotes commas, quotes and line breaks, and keeps text from being run as a spreadsheet formula', () => {
     const row = dryRunToCsv(report([{ ...caller, displayName: 'Acme, "sync"', owner: '=HYPERLINK("x")', contact: 'a\nb' }])).split('\r\n').slice(1, -1).join('\r\n');
-    expect(row).toBe('tok_a,"Acme, ""sync""","\'=HYPERLINK(""x"")","a\nb",true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,');
+    expect(row).toBe('tok_a,"Acme, ""sync""","\'=HYPERLINK(""x"")","a\nb",true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only');
   });
 });

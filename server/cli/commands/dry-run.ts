@@ -38,11 +38,12 @@ function callerRows(callers: DryRunJson['callers'], n: (value: number) => string
     c.lastSeen?.slice(0, 10) ?? '',
     c.versions.join(' '),
     c.transports.join(' '),
+    c.migration ?? '',
     c.savedBy === null ? 'refused' : `exempt until ${c.savedBy.until}`,
   ]);
 }
 
-const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'on the cut'];
+const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'moving', 'on the cut'];
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The gate's verdict, then the callers that fail it. */

@@ -8,7 +8,7 @@ import { servedInScope } from '../served-in-scope.js';
 
 /**
  * Every caller with served work requests in the scope on the day rows starting in [from, to):
- * how many, its last day, and the versions and transports they came by.
+ * how many, its first and last days, and the versions and transports they came by.
  */
 export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; value: string }, span: { from: number; to: number }): Promise<ScopeCallerRow[]> {
   const t = trafficDayTable;
@@ -18,6 +18,7 @@ export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; v
       version: t.version,
       transport: t.transport,
       requests: sql<number>`sum(${t.count})`.mapWith(Number),
+      firstSeen: sql<number>`min(${t.bucketStart})`.mapWith(Number),
       lastSeen: sql<number>`max(${t.bucketStart})`.mapWith(Number),
       wouldBlock: sql<number>`sum(${t.wouldBlockCount})`.mapWith(Number),
     })
@@ -27,9 +28,10 @@ export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; v
     .orderBy(binaryOrder(t.integration), binaryOrder(t.version), binaryOrder(t.transport));
   const callers = new Map<string, ScopeCallerRow>();
   for (const row of rows) {
-    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
+    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, firstSeen: row.firstSeen, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
     caller.requests += row.requests;
     caller.wouldBlock += row.wouldBlock;
+    caller.firstSeen = Math.min(caller.firstSeen, row.firstSeen);
     caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
     if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
     if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);

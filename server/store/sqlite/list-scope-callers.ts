@@ -7,6 +7,8 @@ import { servedInScope } from '../served-in-scope.js';
 export interface ScopeCallerRow {
   integration: string;
   requests: number;
+  /** The start of the first UTC day in the span with served work in scope. */
+  firstSeen: number;
   /** The start of the last UTC day with served work in scope. */
   lastSeen: number;
   versions: string[];
@@ -17,7 +19,7 @@ export interface ScopeCallerRow {
 
 /**
  * Every caller with served work requests in the scope on the day rows starting in [from, to):
- * how many, its last day, and the versions and transports they came by.
+ * how many, its first and last days, and the versions and transports they came by.
  */
 export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: string }, span: { from: number; to: number }): ScopeCallerRow[] {
   const t = trafficDayTable;
@@ -27,6 +29,7 @@ export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: st
       version: t.version,
       transport: t.transport,
       requests: sql<number>`sum(${t.count})`,
+      firstSeen: sql<number>`min(${t.bucketStart})`,
       lastSeen: sql<number>`max(${t.bucketStart})`,
       wouldBlock: sql<number>`sum(${t.wouldBlockCount})`,
     })
@@ -36,9 +39,10 @@ export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: st
     .all();
   const callers = new Map<string, ScopeCallerRow>();
   for (const row of rows) {
-    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
+    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, firstSeen: row.firstSeen, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
     caller.requests += row.requests;
     caller.wouldBlock += row.wouldBlock;
+    caller.firstSeen = Math.min(caller.firstSeen, row.firstSeen);
     caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
     if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
     if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);

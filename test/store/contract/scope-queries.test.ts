@@ -33,13 +33,13 @@ describe.each(BACKENDS)('%s store: scope queries', (_dialect, backend) => {
     return store;
   }
 
-  test('callers in a scope: requests, last day, versions, transports and would-block', async () => {
+  test('callers in a scope: requests, first and last days, versions, transports and would-block', async () => {
     const store = await seeded();
     const rows = await store.listScopeCallers(legacy, { from: D0, to: D2 + DAY });
     const normalized = rows.map((r) => ({ ...r, versions: [...r.versions].sort(), transports: [...r.transports].sort() })).sort((a, b) => a.integration.localeCompare(b.integration));
     expect(normalized).toEqual([
-      { integration: 'tok_a', requests: 8, lastSeen: D1, versions: ['2025-03-26', '2025-06-18'], transports: ['http+sse', 'streamable-http'], wouldBlock: 2 },
-      { integration: 'tok_b', requests: 4, lastSeen: D2, versions: ['2026-07-28'], transports: ['streamable-http'], wouldBlock: 0 },
+      { integration: 'tok_a', requests: 8, firstSeen: D0, lastSeen: D1, versions: ['2025-03-26', '2025-06-18'], transports: ['http+sse', 'streamable-http'], wouldBlock: 2 },
+      { integration: 'tok_b', requests: 4, firstSeen: D2, lastSeen: D2, versions: ['2026-07-28'], transports: ['streamable-http'], wouldBlock: 0 },
     ]);
     const narrow = await store.listScopeCallers({ kind: 'transport', value: 'http+sse' }, { from: D1, to: D2 });
     expect(narrow.map((r) => [r.integration, r.requests])).toEqual([['tok_a', 3]]);
