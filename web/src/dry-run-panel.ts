@@ -6,6 +6,7 @@ import type { ApiClient } from './api-client.js';
 import type { DryRunJson, Plan } from './api-types.js';
 import { errorLine, h, loading, replaceChildren } from './dom.js';
 import { formatCount, formatDay, formatShare, formatTime } from './format.js';
+import { MIGRATION_TEXT } from './integrations-panel.js';
 
 function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
   return h(
@@ -17,6 +18,7 @@ function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
     h('td', {}, formatTime(caller.lastSeen)),
     h('td', {}, caller.versions.join(', ') || '—'),
     h('td', {}, caller.transports.join(', ') || '—'),
+    h('td', { 'data-testid': 'dry-run-migration' }, caller.migration === null ? '—' : (MIGRATION_TEXT.get(caller.migration) ?? caller.migration)),
     h('td', {}, caller.savedBy === null ? 'refused' : `saved by exemption until ${formatDay(caller.savedBy.until)}${caller.savedBy.note === null ? '' : ` (${caller.savedBy.note})`}`),
   );
 }
@@ -52,7 +54,7 @@ function renderResult(api: ApiClient, plan: Plan, result: DryRunJson): (HTMLElem
         'table',
         { 'data-testid': 'dry-run-table' },
         h('caption', { class: 'visually-hidden' }, `Callers the cut on ${result.at} would refuse`),
-        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'Last seen', 'Versions', 'Transports', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'Last seen', 'Versions', 'Transports', 'Moving', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...result.callers.map(callerRow)),
       ),
     ),

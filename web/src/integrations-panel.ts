@@ -26,6 +26,41 @@ function statusCell(integration: Integration): HTMLElement {
   return h('td', {}, badge, h('div', { class: 'muted small', 'data-testid': 'integration-status-how' }, how));
 }
 
+/** The API's migration states, as the table and its filter name them. */
+export const MIGRATION_TEXT: ReadonlyMap<string, string> = new Map([
+  ['legacy-only', 'Legacy only'],
+  ['migrating', 'Migrating'],
+  ['moved', 'Moved'],
+  ['modern-only', 'Modern only'],
+]);
+
+/** Whether the caller has started to move: a caller on both eras is a different call from one on legacy only. */
+function migrationCell(integration: Integration): HTMLElement {
+  const state = integration.migration;
+  if (state === null) return h('td', { class: 'muted', 'data-testid': 'integration-migration', 'data-state': 'none', title: 'no served work in the window' }, '—');
+  const legacy = integration.eras.legacy;
+  const modern = integration.eras.modern;
+  const title = [legacy === null ? null : `legacy: ${legacy.versions.join(', ')}`, modern === null ? null : `modern: ${modern.versions.join(', ')}`].filter((t) => t !== null).join('; ');
+  return h('td', { 'data-testid': 'integration-migration', 'data-state': state, title }, h('span', { class: `badge migration-${state}` }, MIGRATION_TEXT.get(state) ?? state));
+}
+
+export interface MigrationFilter {
+  /** The state shown, or null for every caller. */
+  value: string | null;
+  onChange(value: string | null): void;
+}
+
+function filterControl(filter: MigrationFilter): HTMLElement {
+  const select = h(
+    'select',
+    { id: 'integrations-migration', 'data-testid': 'integrations-migration-filter', onchange: (event: Event) => filter.onChange((event.target as HTMLSelectElement).value || null) },
+    h('option', { value: '' }, 'Every caller'),
+    ...[...MIGRATION_TEXT].map(([value, text]) => h('option', { value }, text)),
+  ) as HTMLSelectElement;
+  select.value = filter.value ?? '';
+  return h('div', { class: 'table-filter' }, h('label', { for: 'integrations-migration' }, 'Moving: '), select);
+}
+
 export function integrationName(integration: Integration): string {
   return integration.displayName ?? integration.key;
 }
@@ -90,9 +125,10 @@ function deadlineCell(integration: Integration, planLabels: ReadonlyMap<number, 
   );
 }
 
-export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsResponse, planLabels: ReadonlyMap<number, string>, onEdit: (integration: Integration) => void): void {
+export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsResponse, planLabels: ReadonlyMap<number, string>, onEdit: (integration: Integration) => void, filter: MigrationFilter): void {
   if (view.integrations.length === 0) {
-    replaceChildren(body, emptyState('No callers seen yet — point a client at the sidecar.', 'integrations-empty'));
+    if (filter.value === null) replaceChildren(body, emptyState('No callers seen yet — point a client at the sidecar.', 'integrations-empty'));
+    else replaceChildren(body, filterControl(filter), emptyState(`No callers are ${(MIGRATION_TEXT.get(filter.value) ?? filter.value).toLowerCase()} in the last ${view.windowDays} days.`, 'integrations-empty'));
     return;
   }
   const rows = view.integrations.map((integration) =>
@@ -102,6 +138,7 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
       nameCell(integration, () => onEdit(integration)),
       h('td', { 'data-testid': 'integration-owner' }, integration.owner ?? h('span', { class: 'muted' }, '—')),
       statusCell(integration),
+      migrationCell(integration),
       h('td', { class: 'num' }, formatCount(integration.legacyServed)),
       h('td', { class: 'num' }, formatShare(integration.legacyShare)),
       h('td', { class: 'nowrap' }, formatDay(integration.lastLegacySeen)),
@@ -110,7 +147,8 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
   );
   replaceChildren(
     body,
-    h('p', { class: 'table-note muted', id: 'integrations-note' }, `Served requests over the last ${view.windowDays} days, most legacy first. Click a row to edit what you know about the caller.`),
+    filterControl(filter),
+    h('p', { class: 'table-note muted', id: 'integrations-note' }, `Served requests over the last ${view.windowDays} days, most legacy first. Moving: migrating callers were served modern work beside their legacy work; moved ones only modern, after legacy before. Click a row to edit what you know about the caller.`),
     h(
       'div',
       { class: 'table-scroll' },
@@ -121,7 +159,7 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
         h(
           'thead',
           {},
-          h('tr', {}, ...['Integration', 'Owner', 'Status', `Legacy (${view.windowDays} d)`, 'Legacy share', 'Last legacy', 'Deadline'].map((t, i) => h('th', { scope: 'col', class: i === 3 || i === 4 ? 'num' : null }, t))),
+          h('tr', {}, ...['Integration', 'Owner', 'Status', 'Moving', `Legacy (${view.windowDays} d)`, 'Legacy share', 'Last legacy', 'Deadline'].map((t, i) => h('th', { scope: 'col', class: i === 4 || i === 5 ? 'num' : null }, t))),
         ),
         h('tbody', {}, ...rows),
       ),

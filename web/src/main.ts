@@ -144,16 +144,26 @@ async function loadVolume(): Promise<void> {
   }
 }
 
+/** The integrations table's migration filter, asked of the API so its paging stays right. */
+let migrationFilter: string | null = null;
+
 async function loadIntegrations(): Promise<void> {
   const body = byId('integrations-body');
   const split = byId('split-body');
   if (body.childElementCount === 0) replaceChildren(body, loading('integrations'));
   if (split.childElementCount === 0) replaceChildren(split, loading('the split'));
   try {
-    const integrations = await api.get<IntegrationsResponse>('/integrations');
+    const integrations = await api.get<IntegrationsResponse>('/integrations', migrationFilter === null ? {} : { migration: migrationFilter });
     renderSplit(split, integrations);
     const planLabels = new Map(plans.map((plan) => [plan.id, formatScope(plan.scope)]));
-    renderIntegrationsTable(body, integrations, planLabels, (integration) => integrationDialog.open(integration));
+    const filter = {
+      value: migrationFilter,
+      onChange(value: string | null) {
+        migrationFilter = value;
+        void loadIntegrations();
+      },
+    };
+    renderIntegrationsTable(body, integrations, planLabels, (integration) => integrationDialog.open(integration), filter);
     body.dataset.loaded = 'true';
   } catch (error) {
     replaceChildren(body, failureLine('Integrations', error));
