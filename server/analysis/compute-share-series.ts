@@ -46,6 +46,8 @@ export interface SharePoint {
   negotiation: number;
   /** Distinct integrations with served legacy work (weekly: the busiest day); null outside the era scope. */
   legacyIntegrations: number | null;
+  /** Distinct integrations with served modern work, beside `legacyIntegrations` (weekly: the busiest day); null when it is. */
+  modernIntegrations: number | null;
   /** Of `inScope`, the requests mcp-sunset's legacy bridge served (reason `bridge`). */
   bridged: number;
   /** bridged / served: how much of the traffic the bridge still carries; null when nothing was served. */
@@ -61,6 +63,8 @@ export interface ShareSeriesInput {
   bridgedRows?: readonly ShareRow[];
   /** Null when not known for these rows (one node's: callers are counted across the fleet). */
   legacyIntegrations: readonly DayCount[] | null;
+  /** Distinct callers with served modern work per day; absent or null: not shown. */
+  modernIntegrations?: readonly DayCount[] | null;
   scope: PlanScope;
   basis: ShareBasis;
   bucket: ShareBucket;
@@ -111,12 +115,13 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return [];
   const size = bucket === 'week' ? WEEK_MS : DAY_MS;
   const withIntegrations = scope.kind === 'era' && input.legacyIntegrations !== null;
+  const withModern = withIntegrations && input.modernIntegrations != null;
 
   const points: SharePoint[] = [];
   const indexOf = new Map<number, number>();
   for (let start = computeBucketStart(from, bucket); start < to; start += size) {
     indexOf.set(start, points.length);
-    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: withIntegrations ? 0 : null, bridged: 0, bridgedShare: null });
+    points.push({ start, served: 0, inScope: 0, share: null, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: withIntegrations ? 0 : null, modernIntegrations: withModern ? 0 : null, bridged: 0, bridgedShare: null });
   }
 
   for (const row of rows) {
@@ -143,6 +148,12 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     for (const { day, count } of input.legacyIntegrations ?? []) {
       const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
       if (point !== undefined && Number.isFinite(count)) point.legacyIntegrations = Math.max(point.legacyIntegrations ?? 0, count);
+    }
+  }
+  if (withModern) {
+    for (const { day, count } of input.modernIntegrations ?? []) {
+      const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
+      if (point !== undefined && Number.isFinite(count)) point.modernIntegrations = Math.max(point.modernIntegrations ?? 0, count);
     }
   }
 

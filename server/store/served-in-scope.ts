@@ -28,7 +28,9 @@ export function servedInScope(t: TrafficColumns, scope: { kind: PlanScopeKind; v
   // Scope values arrive as plain strings (a version is open-ended); compare them as SQL text.
   switch (scope.kind) {
     case 'era':
-      return and(counted, or(eq(t.outcome, 'served-as-legacy'), and(sql`${t.era} = ${scope.value}`, eq(t.outcome, 'served'))))!;
+      // A modern request the legacy path answered (`served-as-legacy`) is legacy work, and only that.
+      if (scope.value !== 'legacy') return and(counted, sql`${t.era} = ${scope.value}`, eq(t.outcome, 'served'))!;
+      return and(counted, or(eq(t.outcome, 'served-as-legacy'), and(eq(t.era, 'legacy'), eq(t.outcome, 'served'))))!;
     case 'transport':
       return and(counted, sql`${t.transport} = ${scope.value}`, served)!;
     case 'version':

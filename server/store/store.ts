@@ -75,6 +75,8 @@ export interface Store {
   /** Served requests the legacy bridge answered (reason `bridge`) per UTC day in [from, to), summed over nodes or of one node. */
   listBridgedShareRows(from: number, to: number, node?: string): Promise<BridgedShareRow[]>;
   listLegacyCallerCounts(from: number, to: number): Promise<{ day: number; count: number }[]>;
+  /** Distinct callers with served modern work, per UTC day. */
+  listModernCallerCounts(from: number, to: number): Promise<{ day: number; count: number }[]>;
   listNewLegacyCallers(sinceDay: number): Promise<NewLegacyCallers>;
   listCallerRefusals(hourStart: number): Promise<CallerRefusals[]>;
   listCallerVolumes(since: number): Promise<CallerVolume[]>;

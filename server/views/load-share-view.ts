@@ -47,7 +47,9 @@ export async function loadShareView(store: Store, query: ShareViewQuery): Promis
   const bridgedRows: ShareRow[] = await store.listBridgedShareRows(computeBucketStart(from, bucket), readTo, query.node);
   // Callers are counted per day across the fleet, not per node: one node's view has no such count.
   const callers = query.node !== undefined ? null : scope.kind === 'era' ? await store.listLegacyCallerCounts(trendFrom, readTo) : [];
-  const series = computeShareSeries({ rows, bridgedRows, legacyIntegrations: callers, scope, basis, bucket, from, to });
+  // Who is moving, beside who is left: distinct modern callers per day, for the displayed series only.
+  const modernCallers = callers === null || scope.kind !== 'era' ? null : await store.listModernCallerCounts(computeBucketStart(from, bucket), readTo);
+  const series = computeShareSeries({ rows, bridgedRows, legacyIntegrations: callers, modernIntegrations: modernCallers, scope, basis, bucket, from, to });
   const weekly = computeShareSeries({ rows, legacyIntegrations: callers, scope, basis, bucket: 'week', from: trendFrom, to: readTo });
   const trend = computeTrend(weekly, target, thresholds, now);
   const latest = [...series].reverse().find((point) => point.share !== null);

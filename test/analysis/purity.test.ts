@@ -63,6 +63,7 @@ describe('analysis never throws for data reasons', () => {
       probes: fc.constant(0),
       negotiation: fc.constant(0),
       legacyIntegrations: fc.constant(null),
+      modernIntegrations: fc.constant(null),
       bridged: fc.constant(0),
       bridgedShare: fc.constant(null),
     });

@@ -65,6 +65,7 @@ export function weeklyPoints(shares: readonly number[], start = START, served = 
     probes: 0,
     negotiation: 0,
     legacyIntegrations: null,
+    modernIntegrations: null,
     bridged: 0,
     bridgedShare: 0,
   }));

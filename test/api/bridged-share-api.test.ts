@@ -66,11 +66,11 @@ describe('GET /api/v1/share: the bridged share beside the legacy share', () => {
     const body = await share('&bucket=day');
     expect(body.series).toEqual([
       // 30 + 12 + 58 = 100 served; 42 legacy; 12 bridged. Refused: the 5 blocked. Negotiation: 4 + 6. Callers: tok_a, tok_b.
-      { start: iso(D0), served: 100, inScope: 42, share: 0.42, refused: 5, failed: 0, probes: 0, negotiation: 10, legacyIntegrations: 2, bridged: 12, bridgedShare: 0.12 },
+      { start: iso(D0), served: 100, inScope: 42, share: 0.42, refused: 5, failed: 0, probes: 0, negotiation: 10, legacyIntegrations: 2, modernIntegrations: 1, bridged: 12, bridgedShare: 0.12 },
       // 10 + 75 + 15 = 100 served; 25 legacy; 15 bridged (edge-b).
-      { start: iso(D1), served: 100, inScope: 25, share: 0.25, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: 2, bridged: 15, bridgedShare: 0.15 },
+      { start: iso(D1), served: 100, inScope: 25, share: 0.25, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: 2, modernIntegrations: 1, bridged: 15, bridgedShare: 0.15 },
       // 2 + 8 + 40 = 50 served; 10 legacy; 8 bridged.
-      { start: iso(D2), served: 50, inScope: 10, share: 0.2, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: 2, bridged: 8, bridgedShare: 0.16 },
+      { start: iso(D2), served: 50, inScope: 10, share: 0.2, refused: 0, failed: 0, probes: 0, negotiation: 0, legacyIntegrations: 2, modernIntegrations: 1, bridged: 8, bridgedShare: 0.16 },
     ]);
     // The latest day with traffic, D2, for both figures.
     expect(body.currentShare).toBe(0.2);

@@ -5,7 +5,7 @@ import { trafficCell } from '../store/temp-database.js';
 import { pageErrors } from './browser.js';
 import { DAY_MS, openDashboard, startDashboardRig, type DashboardRig } from './dashboard-support.js';
 
-describe('who is moving, in the integrations table', () => {
+describe('who is moving, in the integrations table and the share chart', () => {
   let rig: DashboardRig;
 
   beforeAll(async () => {
@@ -45,6 +45,32 @@ describe('who is moving, in the integrations table', () => {
     // The page shows what the API answers.
     const api = (await rig.service.api('/api/v1/integrations')).body.integrations as { key: string; migration: string }[];
     expect(api.map((i) => [i.key, i.migration])).toEqual([['billing', 'legacy-only'], ['crm-sync', 'migrating'], ['new-agent', 'modern-only']]);
+
+    // The share chart can show distinct callers per era per day, as the share API counts them.
+    const callers = await page.evaluate(() => {
+      const chart = (globalThis as any).mcpSunsetCharts.share;
+      return chart.data.datasets
+        .map((d: any, i: number) => ({ key: d.key, visible: chart.isDatasetVisible(i), points: d.data.filter((p: any) => p.y > 0).map((p: any) => [p.x, p.y]) }))
+        .filter((d: any) => d.key === 'legacyCallers' || d.key === 'modernCallers');
+    });
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    expect(callers).toEqual([
+      { key: 'legacyCallers', visible: false, points: [[today - 2 * DAY_MS, 1], [today - DAY_MS, 1]] },
+      { key: 'modernCallers', visible: false, points: [[today - DAY_MS, 2]] },
+    ]);
+    const share = (await rig.service.api('/api/v1/share?scope=era:legacy&bucket=day')).body;
+    const day = (at: number) => share.series.find((p: { start: string }) => Date.parse(p.start) === at);
+    expect([day(today - DAY_MS).legacyIntegrations, day(today - DAY_MS).modernIntegrations]).toEqual([1, 2]);
+    // Its legend entry turns a line on.
+    await page.evaluate(() => {
+      const chart = (globalThis as any).mcpSunsetCharts.share;
+      const index = chart.data.datasets.findIndex((d: any) => d.key === 'modernCallers');
+      chart.legend.options.onClick.call(chart.legend, {}, { datasetIndex: index, hidden: true }, chart.legend);
+    });
+    expect(await page.evaluate(() => {
+      const chart = (globalThis as any).mcpSunsetCharts.share;
+      return chart.isDatasetVisible(chart.data.datasets.findIndex((d: any) => d.key === 'modernCallers'));
+    })).toBe(true);
 
     await page.selectOption('[data-testid="integrations-migration-filter"]', 'migrating');
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid="integration-row"]').length === 1);

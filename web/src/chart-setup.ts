@@ -43,6 +43,8 @@ export const COLORS = {
   failed: '#6b7280',
   probes: '#7c3aed',
   negotiation: '#0e7490',
+  legacyCallers: '#92400e',
+  modernCallers: '#0f766e',
   grid: 'rgba(17, 24, 39, 0.08)',
   text: '#374151',
 } as const;

@@ -27,7 +27,10 @@ export interface SharePointDatum {
 }
 
 /** Datasets carry a stable `key` so tests and tooltips can find them whatever their label. */
-export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'bridged' | 'trend' | 'target' | 'projection' };
+export type KeyedLineDataset = ChartDataset<'line', SharePointDatum[]> & { key: 'share' | 'bridged' | 'trend' | 'target' | 'projection' | 'legacyCallers' | 'modernCallers' };
+
+/** Distinct callers per era per day, on an axis of their own: who is moving beside how much is left. */
+const CALLER_KEYS: ReadonlySet<string> = new Set(['legacyCallers', 'modernCallers']);
 export type KeyedBarDataset = ChartDataset<'bar', SharePointDatum[]> & { key: 'refused' | 'failed' | 'probes' | 'negotiation' };
 
 export interface ShareCharts {
@@ -55,6 +58,8 @@ export function createShareCharts(shareCanvas: HTMLCanvasElement, outcomesCanvas
       scales: {
         x: timeAxis(),
         y: { min: 0, grid: { color: COLORS.grid }, ticks: { callback: (value) => formatTickShare(Number(value)) } },
+        // Shown only while a callers line is: its legend entry turns it on.
+        callers: { display: 'auto', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, ticks: { precision: 0 }, title: { display: true, text: 'callers' } },
       },
       plugins: {
         // An empty dataset (no crossing to mark) keeps no legend entry.
@@ -64,6 +69,7 @@ export function createShareCharts(shareCanvas: HTMLCanvasElement, outcomesCanvas
             title: (items) => formatDay(items[0]?.parsed.x ?? null),
             label: (item: TooltipItem<'line'>) => {
               const raw = item.raw as SharePointDatum;
+              if (CALLER_KEYS.has((item.dataset as KeyedLineDataset).key)) return `${item.dataset.label ?? ''}: ${formatCount(item.parsed.y)}`;
               const counts = raw.served === undefined ? '' : ` (${formatCount(raw.inScope)} of ${formatCount(raw.served)} served)`;
               return `${item.dataset.label ?? ''}: ${formatShare(item.parsed.y)}${counts}`;
             },
@@ -135,6 +141,30 @@ export function updateShareCharts(charts: ShareCharts, response: ShareResponse, 
     },
     { key: 'projection', label: projectionLabel, data: projection, showLine: false, borderColor: COLORS.projection, backgroundColor: COLORS.projection, pointStyle: 'rectRot', pointRadius: 7, pointHoverRadius: 8, order: -1 },
   ];
+  // Distinct callers per era, when the answer carries them (the era scope, the whole fleet). Hidden
+  // until asked for from the legend, and kept as the reader left them across reloads.
+  const shown = new Set<string>();
+  charts.share.data.datasets.forEach((dataset, index) => {
+    const key = (dataset as KeyedLineDataset).key;
+    if (CALLER_KEYS.has(key) && charts.share.isDatasetVisible(index)) shown.add(key);
+  });
+  const callerLine = (key: 'legacyCallers' | 'modernCallers', label: string, color: string, pick: (p: ShareResponse['series'][number]) => number | null): KeyedLineDataset => ({
+    key,
+    label,
+    data: response.series.some((p) => pick(p) !== null) ? response.series.map((p) => ({ x: Date.parse(p.start), y: pick(p) })) : [],
+    yAxisID: 'callers',
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 1.5,
+    pointRadius: 1.5,
+    stepped: 'middle',
+    hidden: !shown.has(key),
+    order: 3,
+  });
+  datasets.push(
+    callerLine('legacyCallers', 'Distinct legacy callers per day', COLORS.legacyCallers, (p) => p.legacyIntegrations),
+    callerLine('modernCallers', 'Distinct modern callers per day', COLORS.modernCallers, (p) => p.modernIntegrations),
+  );
   const markers: SunsetMarkers = { lines: [], points: [] };
   if (plan !== undefined && retireAt !== undefined) {
     const announceAt = planDay(plan.announceDate);

@@ -18,6 +18,7 @@ import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listSc
 import { listIntegrations } from './list-integrations.js';
 import { listLatestProbes } from './list-latest-probes.js';
 import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
+import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
@@ -54,6 +55,7 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listShareRows: (from, to, node) => listShareRows(db, from, to, node),
     listBridgedShareRows: (from, to, node) => listBridgedShareRows(db, from, to, node),
     listLegacyCallerCounts: (from, to) => listLegacyCallerCounts(db, from, to),
+    listModernCallerCounts: (from, to) => listModernCallerCounts(db, from, to),
     listNewLegacyCallers: (sinceDay) => listNewLegacyCallers(db, sinceDay),
     listCallerRefusals: (hourStart) => listCallerRefusals(db, hourStart),
     listCallerVolumes: (since) => listCallerVolumes(db, since),

@@ -18,6 +18,7 @@ import { listCallerVolumes, listScopeCallersBefore, listScopeLastTraffic, listSc
 import { listIntegrations } from './list-integrations.js';
 import { listLatestProbes } from './list-latest-probes.js';
 import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
+import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
@@ -58,6 +59,7 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listShareRows: async (from, to, node) => listShareRows(db, from, to, node),
     listBridgedShareRows: async (from, to, node) => listBridgedShareRows(db, from, to, node),
     listLegacyCallerCounts: async (from, to) => listLegacyCallerCounts(db, from, to),
+    listModernCallerCounts: async (from, to) => listModernCallerCounts(db, from, to),
     listNewLegacyCallers: async (sinceDay) => listNewLegacyCallers(db, sinceDay),
     listCallerRefusals: async (hourStart) => listCallerRefusals(db, hourStart),
     listCallerVolumes: async (since) => listCallerVolumes(db, since),

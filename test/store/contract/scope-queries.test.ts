@@ -33,6 +33,13 @@ describe.each(BACKENDS)('%s store: scope queries', (_dialect, backend) => {
     return store;
   }
 
+  test('distinct callers with served modern work per day: a modern answer served as legacy is not modern work', async () => {
+    const store = await seeded();
+    await writeCells(store, [cell({ integration: 'tok_e', minute: at(D1), count: 2, era: 'modern', version: '2026-07-28', reason: 'modern-meta' }), cell({ integration: 'tok_f', minute: at(D2), count: 1, era: 'modern', version: '2026-07-28', reason: 'modern-meta', outcome: 'blocked' })]);
+    expect(await store.listModernCallerCounts(D0, D2 + DAY)).toEqual([{ day: D1, count: 2 }]);
+    expect(await store.listModernCallerCounts(D2, D2 + DAY)).toEqual([]);
+  });
+
   test('callers in a scope: requests, first and last days, versions, transports and would-block', async () => {
     const store = await seeded();
     const rows = await store.listScopeCallers(legacy, { from: D0, to: D2 + DAY });

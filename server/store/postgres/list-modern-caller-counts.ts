@@ -1,0 +1,15 @@
+import { and, gte, lt, sql } from 'drizzle-orm';
+import type { PgDb } from './pg-db.js';
+import { trafficDayTable } from './schema/index.js';
+import { servedInScope } from '../served-in-scope.js';
+
+/** How many distinct callers had served modern work requests, per UTC day (beside the legacy count). */
+export async function listModernCallerCounts(db: PgDb, from: number, to: number): Promise<{ day: number; count: number }[]> {
+  const t = trafficDayTable;
+  return db
+    .select({ day: sql<number>`${t.bucketStart}`.mapWith(Number), count: sql<number>`count(distinct ${t.integration})`.mapWith(Number) })
+    .from(t)
+    .where(and(gte(t.bucketStart, from), lt(t.bucketStart, to), servedInScope(t, { kind: 'era', value: 'modern' })))
+    .groupBy(t.bucketStart)
+    .orderBy(t.bucketStart);
+}
