@@ -115,7 +115,7 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
   if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return [];
   const size = bucket === 'week' ? WEEK_MS : DAY_MS;
   const withIntegrations = scope.kind === 'era' && input.legacyIntegrations !== null;
-  const withModern = withIntegrations && input.modernIntegrations != null;
+  const withModern = withIntegrations && input.modernIntegrations !== undefined && input.modernIntegrations !== null;
 
   const points: SharePoint[] = [];
   const indexOf = new Map<number, number>();
@@ -141,21 +141,17 @@ export function computeShareSeries(input: ShareSeriesInput): SharePoint[] {
     }
   }
 
-  if (withIntegrations) {
-    // Distinct callers do not add up across days (one caller active all week would count seven
-    // times) and the daily aggregate no longer knows who they were; the busiest day is an exact
-    // lower bound on the week's distinct count and matches what the daily chart shows.
-    for (const { day, count } of input.legacyIntegrations ?? []) {
+  // Distinct callers do not add up across days (one caller active all week would count seven
+  // times) and the daily aggregate no longer knows who they were; the busiest day is an exact
+  // lower bound on the week's distinct count and matches what the daily chart shows.
+  const busiestDay = (counts: readonly DayCount[] | null | undefined, field: 'legacyIntegrations' | 'modernIntegrations') => {
+    for (const { day, count } of counts ?? []) {
       const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
-      if (point !== undefined && Number.isFinite(count)) point.legacyIntegrations = Math.max(point.legacyIntegrations ?? 0, count);
+      if (point !== undefined && Number.isFinite(count)) point[field] = Math.max(point[field] ?? 0, count);
     }
-  }
-  if (withModern) {
-    for (const { day, count } of input.modernIntegrations ?? []) {
-      const point = points[indexOf.get(computeBucketStart(day, bucket)) ?? -1];
-      if (point !== undefined && Number.isFinite(count)) point.modernIntegrations = Math.max(point.modernIntegrations ?? 0, count);
-    }
-  }
+  };
+  if (withIntegrations) busiestDay(input.legacyIntegrations, 'legacyIntegrations');
+  if (withModern) busiestDay(input.modernIntegrations, 'modernIntegrations');
 
   // The same tests as the share's numerator, so a bridged request counts exactly when its share row does.
   for (const row of input.bridgedRows ?? []) {

@@ -7,7 +7,8 @@ import type { BridgeRevocationRecord } from '../store/sqlite/upsert-bridge-revoc
 import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
-import type { EraUse, IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
+import type { EraUse } from '../views/load-callers-by-era.js';
+import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
 import type { PlanEnforcement } from '../views/load-plan-enforcement.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';

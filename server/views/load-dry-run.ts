@@ -1,7 +1,7 @@
 import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
-import { migrationState } from '../analysis/migration-state.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import { loadCallersByEra } from './load-callers-by-era.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 
@@ -10,21 +10,15 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
   const window = computeDryRunWindow(at, plan.quietDays, now);
   const callers = await store.listScopeCallers(scopeOf(plan), window);
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
-  // Whether each caller is already moving, over the same days: the legacy it was served beside the modern.
-  const [legacy, modern] = await Promise.all([
-    store.listScopeCallers({ kind: 'era', value: 'legacy' }, window),
-    store.listScopeCallers({ kind: 'era', value: 'modern' }, window),
-  ]);
-  const legacyRequests = new Map(legacy.map((row) => [row.integration, row.requests]));
-  const modernRequests = new Map(modern.map((row) => [row.integration, row.requests]));
+  // Whether each caller is already moving, over the same days.
+  const byEra = await loadCallersByEra(store, window);
   return computeDryRun({
     at,
     window,
     callers,
     facts: (key) => {
       const record = records.get(key);
-      const legacyServed = legacyRequests.get(key) ?? 0;
-      const migration = migrationState({ legacy: legacyServed, modern: modernRequests.get(key) ?? 0, everLegacy: (record?.lastLegacySeen ?? null) !== null || legacyServed > 0 });
+      const migration = byEra.migration(byEra.eras(key), record?.lastLegacySeen);
       return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration };
     },
     exemptions: plan.exemptions,

@@ -1,10 +1,10 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
-import { migrationState, type MigrationState } from '../analysis/migration-state.js';
+import type { MigrationState } from '../analysis/migration-state.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import { type IntegrationRecord } from '../store/sqlite/list-integrations.js';
-import type { ScopeCallerRow } from '../store/sqlite/list-scope-callers.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import { loadCallersByEra, type CallerEras } from './load-callers-by-era.js';
 import { planDay, scopeOf } from './load-plan-views.js';
 
 /** Keys that stand for callers nobody can phone: no trusted identity, or past the cap. */
@@ -20,16 +20,6 @@ export interface PlanDeadline {
   label: string;
   /** The last UTC day in the window the caller used the plan's scope, if it did. */
   lastUsedDay: number | null;
-}
-
-/** What one era served a caller in the window: its version matrix, with first and last days. */
-export interface EraUse {
-  requests: number;
-  /** Starts of the first and last UTC days with served work on this era. */
-  firstSeen: number;
-  lastSeen: number;
-  versions: string[];
-  transports: string[];
 }
 
 export interface IntegrationView {
@@ -55,7 +45,7 @@ export interface IntegrationView {
   served: number;
   legacyShare: number | null;
   /** Served work per era in the window; null for an era that served it nothing. */
-  eras: { legacy: EraUse | null; modern: EraUse | null };
+  eras: CallerEras;
   /** Whether it has started to move (migration-state.ts); null when it was served no work in the window. */
   migration: MigrationState | null;
   deadlines: PlanDeadline[];
@@ -66,10 +56,6 @@ export interface IntegrationsView {
   /** Served legacy requests in the window: callers you can phone versus the unknown installed base. */
   split: { identifiable: number; unknown: number; total: number; identifiableShare: number | null };
   integrations: IntegrationView[];
-}
-
-function eraUseOf(row: ScopeCallerRow): EraUse {
-  return { requests: row.requests, firstSeen: row.firstSeen, lastSeen: row.lastSeen, versions: row.versions, transports: row.transports };
 }
 
 function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: number): PlanDeadline {
@@ -86,13 +72,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
   const volumes = new Map((await store.listCallerVolumes(since)).map((v) => [v.integration, v]));
   const lastUse = await Promise.all(plans.map(async (plan) => ({ plan, byCaller: await store.listScopeLastUse(scopeOf(plan), since) })));
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
-  const span = { from: since, to: bucketStart(now, 'day') + DAY_MS };
-  const [legacyUse, modernUse] = await Promise.all([
-    store.listScopeCallers({ kind: 'era', value: 'legacy' }, span),
-    store.listScopeCallers({ kind: 'era', value: 'modern' }, span),
-  ]);
-  const legacyByCaller = new Map(legacyUse.map((row) => [row.integration, eraUseOf(row)]));
-  const modernByCaller = new Map(modernUse.map((row) => [row.integration, eraUseOf(row)]));
+  const byEra = await loadCallersByEra(store, { from: since, to: bucketStart(now, 'day') + DAY_MS });
   // Folded callers have no row of their own, but their volume belongs in the table.
   const keys = new Set([...records.keys(), ...[...volumes.keys()].filter((k) => UNIDENTIFIED_KEYS.has(k))]);
 
@@ -101,7 +81,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
     const volume = volumes.get(key);
     const served = volume?.served ?? 0;
     const legacyServed = volume?.legacyServed ?? 0;
-    const eras = { legacy: legacyByCaller.get(key) ?? null, modern: modernByCaller.get(key) ?? null };
+    const eras = byEra.eras(key);
     return {
       key,
       source: record?.source ?? 'overflow',
@@ -122,7 +102,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
       served,
       legacyShare: served > 0 ? legacyServed / served : null,
       eras,
-      migration: migrationState({ legacy: eras.legacy?.requests ?? 0, modern: eras.modern?.requests ?? 0, everLegacy: (record?.lastLegacySeen ?? null) !== null || eras.legacy !== null }),
+      migration: byEra.migration(eras, record?.lastLegacySeen),
       deadlines: lastUse.map(({ plan, byCaller }) => deadlineOf(plan, byCaller.get(key), now)),
     };
   });

@@ -5,6 +5,7 @@ import { runV1HttpSession, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { trafficCell } from '../store/temp-database.js';
+import { planInput } from '../support/plan-input.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
 const DAY = 86_400_000;
@@ -90,23 +91,7 @@ describe('who is already moving', () => {
   test('the dry run says whether each refused caller is already moving, in JSON and in CSV', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const retire = new Date(Date.now() + 60 * DAY).toISOString().slice(0, 10);
-    const { id } = insertPlan(service.database().db, {
-      name: 'Retire legacy',
-      scopeKind: 'era',
-      scopeValue: 'legacy',
-      announceDate: today,
-      retireDate: retire,
-      targetShare: 0.005,
-      basis: 'work-requests',
-      policyUrl: null,
-      brownouts: [],
-      action: 'observe',
-      blockNewCallersFrom: null,
-      quietDays: 14,
-      gate: null,
-      exemptions: [],
-      declaredKey: null,
-    }, Date.now());
+    const { id } = insertPlan(service.database().db, planInput({ announceDate: today, retireDate: retire, policyUrl: null, action: 'observe', quietDays: 14 }), Date.now());
     const { body } = await service.api(`/api/v1/plans/${id}/dry-run`);
     const refused = new Map((body.callers as { integration: string; migration: string | null }[]).map((c) => [c.integration, c.migration]));
     expect(refused).toEqual(new Map([[keys.get('both-eras-token'), 'migrating'], [keys.get('legacy-only-token'), 'legacy-only']]));

@@ -7,6 +7,7 @@ import type { PlanInput } from '../../../server/store/sqlite/insert-plan.js';
 import { insertPlan } from '../../../server/store/sqlite/insert-plan.js';
 import type { Db } from '../../../server/store/sqlite/open-database.js';
 import { createTallyWriter } from '../../../server/store/sqlite/write-tally-batch.js';
+import { planInput } from '../../support/plan-input.js';
 import { spawnCli } from '../../support/spawn-cli.js';
 import { startTestService, type TestService } from '../../support/start-test-service.js';
 import { trafficCell } from '../../store/temp-database.js';
@@ -18,23 +19,8 @@ const CUT = new Date(CUT_AT).toISOString().slice(0, 10);
 const dayBefore = (days: number) => new Date(CUT_AT - days * DAY).toISOString().slice(0, 10);
 const TOKEN = 'gate-admin-token-0123456789';
 
-const plan = (name: string, exemptions: PlanInput['exemptions']): PlanInput => ({
-  name,
-  scopeKind: 'era',
-  scopeValue: 'legacy',
-  announceDate: dayBefore(100),
-  retireDate: dayBefore(-90),
-  targetShare: 0.005,
-  basis: 'work-requests',
-  policyUrl: null,
-  brownouts: [],
-  action: 'observe',
-  blockNewCallersFrom: null,
-  quietDays: 10,
-  gate: null,
-  exemptions,
-  declaredKey: null,
-});
+const plan = (name: string, exemptions: PlanInput['exemptions']): PlanInput =>
+  planInput({ name, announceDate: dayBefore(100), retireDate: dayBefore(-90), policyUrl: null, action: 'observe', quietDays: 10, exemptions });
 
 /** Legacy work from a named caller (80) and anonymous traffic (20), beside modern work (100). */
 function seed(db: Db): { both: number; anonymousOnly: number } {
