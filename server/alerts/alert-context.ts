@@ -2,6 +2,7 @@
  * What the alert rules judge: a plain snapshot built by `loadAlertContext` (I/O) and handed to the
  * pure checks, so every rule can be tested with a hand-built object.
  */
+import type { PauseSpan } from '../analysis/plan-pause.js';
 import type { GateState } from '../analysis/compute-gate-state.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { CallerRefusals } from '../store/sqlite/list-caller-refusals.js';
@@ -45,8 +46,20 @@ export interface AlertMetering extends MeteringSnapshot {
   watchingSince: number;
 }
 
+/** A pause of a plan's refusals, with the plan's name for the summary. */
+export interface AlertPause extends PauseSpan {
+  id: number;
+  planId: number;
+  planName: string;
+  reason: string;
+  pausedBy: string;
+  resumedBy: string | null;
+}
+
 export interface AlertContext {
   now: number;
+  /** When the rules last ran before this; null the first time. */
+  previousRunAt: number | null;
   plans: readonly AlertPlan[];
   /** Callers first served legacy work recently, identifiable or not. */
   newLegacyCallers: readonly NewLegacyCaller[];
@@ -58,6 +71,8 @@ export interface AlertContext {
   fleet: Pick<FleetView, 'expected' | 'drift' | 'nodes' | 'down' | 'probes' | 'policyVersion' | 'sidecars'>;
   /** Requests refused by plans per caller: in the last complete hour, and in the 24 hours before it. */
   refusals: { hourStart: number; callers: readonly CallerRefusals[] };
+  /** Pauses in force, or ended since the previous run (or in the last day, the first time). */
+  pauses: readonly AlertPause[];
   /** Operator-given names of callers, by key, for the summaries. */
   displayNames: ReadonlyMap<string, string>;
   settings: { approachingDays: readonly number[]; noFlushMinutes: number; refusalSpikeMinBlocked: number; refusalSpikeFactor: number };

@@ -6,6 +6,7 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { formatDay, formatPercent, formatPointsPerWeek } from '../analysis/format-numbers.js';
 import { exemptionEndsAt } from '../analysis/plan-clock.js';
+import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
 import { REFUSAL_BASELINE_HOURS } from '../store/sqlite/list-caller-refusals.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import type { AlertContext, AlertPlan } from './alert-context.js';
@@ -22,7 +23,8 @@ export type AlertRuleId =
   | 'fleet-node-unavailable'
   | 'exemption-expiring'
   | 'gate-holding-near-backstop'
-  | 'refusal-spike';
+  | 'refusal-spike'
+  | 'plan-paused';
 
 /** What a rule found about one subject; the alert's fingerprint is `${rule}:${subject}`. */
 export interface Finding {
@@ -276,6 +278,30 @@ function checkRefusalSpike(context: AlertContext): Finding[] {
     });
 }
 
+/**
+ * Fires when a pause starts and resolves when it ends, one alert per pause. A pause that began and
+ * ended between two runs was never seen in force: it is found once, in words that say it is over, so
+ * it is still told (and resolves on the next run).
+ */
+function checkPlanPaused(context: AlertContext): Finding[] {
+  const since = context.previousRunAt;
+  return context.pauses
+    .filter((pause) => isPauseActive(pause, context.now) || (since !== null && pause.startedAt > since && pauseEndsAt(pause) > since && pause.startedAt <= context.now))
+    .map((pause) => {
+      const endsAt = pauseEndsAt(pause);
+      const over = !isPauseActive(pause, context.now);
+      const plan = `Plan "${pause.planName}"`;
+      const summary = over
+        ? `${plan} was paused from ${iso(pause.startedAt)} to ${iso(endsAt)} by ${pause.pausedBy}: ${pause.reason}`
+        : `${plan} is paused until ${iso(endsAt)} by ${pause.pausedBy}: ${pause.reason}. It refuses nothing meanwhile; what it would refuse is counted as would-block.`;
+      return {
+        subject: `pause:${pause.id}`,
+        summary,
+        details: { planId: pause.planId, planName: pause.planName, reason: pause.reason, pausedBy: pause.pausedBy, startedAt: iso(pause.startedAt), endsAt: iso(pause.endsAt), resumedAt: iso(pause.resumedAt), resumedBy: pause.resumedBy },
+      };
+    });
+}
+
 export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'curve-flattened', severity: 'warning', consecutive: 2, description: "A plan's share curve has stopped falling while still above target.", check: checkCurveFlattened },
   { id: 'projection-misses-retire-date', severity: 'critical', consecutive: 1, description: "A plan's projection reaches its target after the retire date, or never.", check: checkProjectionMisses },
@@ -287,4 +313,5 @@ export const ALERT_RULES: readonly AlertRule[] = [
   { id: 'exemption-expiring', severity: 'warning', consecutive: 1, description: `An exemption from a plan that is not observe-only lapses within ${EXEMPTION_NOTICE_DAYS} days.`, check: checkExemptionExpiring },
   { id: 'gate-holding-near-backstop', severity: 'warning', consecutive: 1, description: `A plan's usage gate still holds the cut within ${BACKSTOP_NOTICE_DAYS} days of its backstop.`, check: checkGateHoldingNearBackstop },
   { id: 'refusal-spike', severity: 'critical', consecutive: 1, description: 'An identifiable caller had far more requests refused by plans in the last complete hour than its hourly mean of the day before.', check: checkRefusalSpike },
+  { id: 'plan-paused', severity: 'warning', consecutive: 1, description: "A plan's refusals are paused: fires when the pause starts, resolves when it ends or is resumed.", check: checkPlanPaused },
 ];

@@ -7,11 +7,13 @@ import type { Store } from '../store/store.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
 import { loadGateState } from '../views/load-gate-state.js';
 import { loadPlanView, planDay, type PlanView } from '../views/load-plan-views.js';
-import type { AlertContext, AlertMetering, AlertPlan } from './alert-context.js';
+import type { AlertContext, AlertMetering, AlertPause, AlertPlan } from './alert-context.js';
 import { NEW_CALLER_DAYS } from './alert-rules.js';
 
 export interface AlertContextInput {
   now: number;
+  /** When the rules last ran; null or absent the first time. */
+  previousRunAt?: number | null;
   thresholds: TrendThresholds;
   metering: AlertMetering | null;
   settings: AlertContext['settings'];
@@ -40,6 +42,15 @@ async function toAlertPlan(store: Store, view: PlanView, now: number): Promise<A
   };
 }
 
+/** Pauses in force or ended since the previous run (the last day, the first time), with their plans' names. */
+async function loadAlertPauses(store: Store, now: number, previousRunAt: number | null): Promise<AlertPause[]> {
+  const pauses = await store.listPlanPauses({ endedSince: Math.min(previousRunAt ?? now - DAY_MS, now) });
+  if (pauses.length === 0) return [];
+  // Archived plans too: a pause outlives nothing, but its alert must still resolve by name.
+  const names = new Map((await store.listPlans({ includeArchived: true })).map((plan) => [plan.id, plan.name]));
+  return pauses.map((pause) => ({ ...pause, planName: names.get(pause.planId) ?? `#${pause.planId}` }));
+}
+
 /**
  * Reads what the rules judge: every active plan's view and gate, recent new legacy callers, the
  * last complete hour's refusals, and the given metering health.
@@ -53,5 +64,7 @@ export async function loadAlertContext(store: Store, input: AlertContextInput): 
   const hourStart = bucketStart(now, 'hour') - BUCKET_MS.hour;
   const refusals = { hourStart, callers: await store.listCallerRefusals(hourStart) };
   const displayNames = new Map((await store.listIntegrations()).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
-  return { now, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: await loadFleetView(store, now), refusals, displayNames, settings: input.settings };
+  const previousRunAt = input.previousRunAt ?? null;
+  const pauses = await loadAlertPauses(store, now, previousRunAt);
+  return { now, previousRunAt, pauses, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: await loadFleetView(store, now), refusals, displayNames, settings: input.settings };
 }

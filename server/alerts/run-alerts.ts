@@ -2,6 +2,7 @@ import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
 import type { AlertDeliveryRecord, AlertRecord } from '../store/sqlite/alert-record.js';
+import type { AlertSettingKey } from '../store/sqlite/get-alert-setting.js';
 import type { Store } from '../store/store.js';
 import type { MeteringSnapshot } from './alert-context.js';
 import { ALERT_RULES } from './alert-rules.js';
@@ -38,7 +39,9 @@ export interface AlertRun {
   transitions: DeliveredTransition[];
 }
 
-const DROPPED_KEY = 'alerts.meteringDroppedEvents';
+const DROPPED_KEY: AlertSettingKey = 'alerts.meteringDroppedEvents';
+/** When the rules last ran: a pause that began and ended since then is still told. */
+const LAST_RUN_KEY: AlertSettingKey = 'alerts.lastRunAt';
 
 /** Closes quiet callers and reopens returning ones before the rules judge; a failure here never stops the rules. */
 async function closeCallers(deps: AlertRunnerDeps, now: number): Promise<void> {
@@ -57,8 +60,10 @@ async function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): Pr
   const now = deps.now();
   await closeCallers(deps, now);
   const previousDropped = await store.getAlertSetting(DROPPED_KEY);
+  const lastRun = await store.getAlertSetting(LAST_RUN_KEY);
   const context = await loadAlertContext(store, {
     now,
+    previousRunAt: lastRun === undefined ? null : Number(lastRun),
     thresholds: deps.thresholds,
     settings: deps.settings,
     metering: flush === undefined ? null : { ...flush, previousDroppedEvents: previousDropped === undefined ? null : Number(previousDropped), watchingSince },
@@ -68,7 +73,7 @@ async function evaluateAndSave(deps: AlertRunnerDeps, watchingSince: number): Pr
   const rows = await store.saveAlertEvaluation({
     changed: evaluation.changed,
     dropped: evaluation.dropped,
-    ...(flush === undefined ? {} : { setting: { key: DROPPED_KEY, value: String(flush.droppedEvents) } }),
+    settings: [{ key: LAST_RUN_KEY, value: String(now) }, ...(flush === undefined ? [] : [{ key: DROPPED_KEY, value: String(flush.droppedEvents) }])],
   });
   const saved = new Map(rows.map((row) => [row.fingerprint, row]));
   return { evaluatedAt: now, transitions: evaluation.transitions.map((t) => ({ kind: t.kind, alert: saved.get(t.alert.fingerprint)! })) };

@@ -7,14 +7,15 @@
  */
 import type { GateState } from './compute-gate-state.js';
 import type { PlanClock } from './plan-clock.js';
+import { isPauseActive, pauseEndsAt, type PauseSpan } from './plan-pause.js';
 
-export const ENFORCEMENT_ENTRY_KINDS = ['announce', 'brownout', 'block-new', 'retire', 'cut', 'backstop'] as const;
+export const ENFORCEMENT_ENTRY_KINDS = ['announce', 'brownout', 'block-new', 'retire', 'cut', 'backstop', 'pause'] as const;
 export type EnforcementEntryKind = (typeof ENFORCEMENT_ENTRY_KINDS)[number];
 
 export const ENFORCEMENT_STATES = ['past', 'in-force', 'upcoming'] as const;
 export type EnforcementState = (typeof ENFORCEMENT_STATES)[number];
 
-export const ENFORCEMENT_PHASES = ['observing', 'announced', 'brownout', 'blocking-new', 'cut', 'gate-holding'] as const;
+export const ENFORCEMENT_PHASES = ['observing', 'announced', 'brownout', 'blocking-new', 'cut', 'gate-holding', 'paused'] as const;
 export type EnforcementPhase = (typeof ENFORCEMENT_PHASES)[number];
 
 export interface TimelineEntry {
@@ -26,7 +27,7 @@ export interface TimelineEntry {
   state: EnforcementState;
   /** The span its refusals are counted over, up to `now`; null when it refuses nothing or has not started. */
   countSpan: { from: number; to: number } | null;
-  /** A brownout's note. */
+  /** A brownout's note, or a pause's reason. */
   note: string | null;
 }
 
@@ -35,6 +36,8 @@ export interface EnforcementTimelineInputs {
   clock: PlanClock;
   brownouts: readonly { startsAt: number; endsAt: number; note: string | null }[];
   gate: Pick<GateState, 'kind' | 'cutInForce' | 'cutFrom'>;
+  /** The plan's pauses, each ending when resumed or run out. */
+  pauses?: readonly (PauseSpan & { reason: string })[];
 }
 
 export interface EnforcementTimeline {
@@ -52,10 +55,11 @@ function countSpan(from: number, to: number | null, now: number): { from: number
   return from < end ? { from, to: end } : null;
 }
 
-/** What applies at `now`: refusals (real under deny, rehearsed under dryrun) first, then the announcement. */
+/** What applies at `now`: a pause of refusals, refusals (real under deny, rehearsed under dryrun), then the announcement. */
 function phaseOf(input: EnforcementTimelineInputs, inBrownout: boolean, now: number): EnforcementPhase {
   const { action, clock, gate } = input;
   if (action === 'observe') return 'observing';
+  if (action === 'deny' && (input.pauses ?? []).some((pause) => isPauseActive(pause, now))) return 'paused';
   if (action !== 'warn') {
     if (gate.cutInForce) return 'cut';
     if (inBrownout) return 'brownout';
@@ -79,6 +83,11 @@ export function computeEnforcementTimeline(input: EnforcementTimelineInputs, now
   }
   entries.push({ kind: 'retire', at: clock.retireAt, endsAt: null, state: now >= clock.retireAt ? 'past' : 'upcoming', countSpan: null, note: null });
   entries.push({ kind: 'cut', at: gate.cutFrom, endsAt: null, state: gate.cutInForce ? 'in-force' : 'upcoming', countSpan: gate.cutInForce ? countSpan(gate.cutFrom, null, now) : null, note: null });
+  for (const pause of input.pauses ?? []) {
+    // Under deny a pause's span counts what it let through as would-block; elsewhere it changed nothing.
+    const endsAt = pauseEndsAt(pause);
+    entries.push({ kind: 'pause', at: pause.startedAt, endsAt, state: stateOf(pause.startedAt, endsAt, now), countSpan: input.action === 'deny' ? countSpan(pause.startedAt, endsAt, now) : null, note: pause.reason });
+  }
   if (clock.backstopAt !== null) entries.push({ kind: 'backstop', at: clock.backstopAt, endsAt: null, state: now >= clock.backstopAt ? 'past' : 'upcoming', countSpan: null, note: null });
   entries.sort((a, b) => a.at - b.at || ENFORCEMENT_ENTRY_KINDS.indexOf(a.kind) - ENFORCEMENT_ENTRY_KINDS.indexOf(b.kind));
   const inBrownout = input.brownouts.some((w) => w.startsAt <= now && now < w.endsAt);

@@ -11,6 +11,7 @@ import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
 import { flushBeforeRead } from './flush-before-read.js';
 import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
+import { createPausesRouter } from './pauses-router.js';
 import { createPlansRouter } from './plans-router.js';
 import { requireAdminToken } from './require-admin-token.js';
 import { requireOwnHost, type OwnHosts } from './require-own-host.js';
@@ -39,6 +40,8 @@ export interface ApiDeps {
   dashboard?: RequestHandler;
   /** Told after a plan changed here, so this node's policy is rebuilt at once rather than within seconds. */
   onPlansChanged?: () => Promise<void>;
+  /** Told after a pause or resume here, not waited for (the alert rules run then, so its alert goes out at once). */
+  onPausesChanged?: () => void;
   /** Told after a bridge session was revoked here, so this node refuses it at once rather than within seconds. */
   onRevocationsChanged?: () => Promise<void>;
 }
@@ -61,6 +64,12 @@ export function createApiApp(deps: ApiDeps): Express {
     createAlertsRouter({ store, runner: deps.alertRunner }),
     createFleetRouter({ store, now, ...deps.fleet }),
     createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
+    createPausesRouter({
+      store,
+      now,
+      ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }),
+      ...(deps.onPausesChanged === undefined ? {} : { onAlertable: deps.onPausesChanged }),
+    }),
   ];
   app.use(securityHeaders());
   // Probes and scrapers name the node however their platform does, and these two change nothing.

@@ -6,6 +6,8 @@ import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
 import type { BridgeRevocationRecord } from '../store/sqlite/upsert-bridge-revocation.js';
 import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import type { PlanPauseRecord } from '../store/sqlite/pause-plans.js';
+import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { EraUse } from '../views/load-callers-by-era.js';
 import type { IntegrationView, IntegrationsView } from '../views/load-integration-views.js';
@@ -74,6 +76,22 @@ export function planRecordToJson(plan: PlanRecord) {
   };
 }
 
+/** A pause of a plan's refusals; `until` is when it ends or ended (resumed, or run out). */
+export function pauseToJson(pause: PlanPauseRecord, active: boolean) {
+  return {
+    id: pause.id,
+    planId: pause.planId,
+    reason: pause.reason,
+    startedAt: iso(pause.startedAt),
+    endsAt: iso(pause.endsAt),
+    resumedAt: iso(pause.resumedAt),
+    until: iso(pauseEndsAt(pause)),
+    active,
+    pausedBy: pause.pausedBy,
+    resumedBy: pause.resumedBy,
+  };
+}
+
 export function enforcementToJson(enforcement: PlanEnforcement) {
   const { gate } = enforcement;
   return {
@@ -87,6 +105,8 @@ export function enforcementToJson(enforcement: PlanEnforcement) {
     })),
     gate: { ...gate, cutFrom: iso(gate.cutFrom), holdingCallers: gate.holdingCallers.map((c) => ({ integration: c.integration, lastUse: iso(c.lastUse) })) },
     exemptions: enforcement.exemptions.map((e) => ({ ...e, endsAt: iso(e.endsAt) })),
+    pause: enforcement.pause === null ? null : { ...enforcement.pause, startedAt: iso(enforcement.pause.startedAt), endsAt: iso(enforcement.pause.endsAt) },
+    pauses: enforcement.pauses.map((p) => pauseToJson(p, p.id === enforcement.pause?.id)),
   };
 }
 

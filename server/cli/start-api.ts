@@ -93,6 +93,10 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
       ...(options.onPlansChanged === undefined ? {} : { onPlansChanged: options.onPlansChanged }),
       ...(options.onRevocationsChanged === undefined ? {} : { onRevocationsChanged: options.onRevocationsChanged }),
+      // Only where the rules run on schedule: another process sharing the store runs them otherwise.
+      ...(alertRunner === undefined || !config.alerts.scheduled
+        ? {}
+        : { onPausesChanged: () => void alertRunner.run().catch((error: unknown) => logger.error({ err: error }, 'alert run after a pause failed; the schedule will retry')) }),
     }),
   );
   const url = await listen(server, config.dashboard);

@@ -26,6 +26,8 @@ export interface PolicyHealth {
   compiledAt: string | null;
   /** Plans that do more than observe. */
   enforcingPlans: number;
+  /** Plans whose refusals are paused now, with when each pause ends. */
+  pausedPlans: { id: number; name: string; until: string }[];
   lastError: string | null;
   /** The versions refusals name as served (before a plan retires some), null when unknown. */
   supportedVersions: string[] | null;
@@ -115,6 +117,7 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
       version: policy.version,
       compiledAt: compiled ? new Date(policy.compiledAt).toISOString() : null,
       enforcingPlans: policy.plans.length,
+      pausedPlans: policy.pausedPlans(options.now()).map((plan) => ({ id: plan.id, name: plan.name, until: new Date(plan.pausedUntil).toISOString() })),
       lastError,
       supportedVersions: supported === null ? null : [...supported],
       supportedVersionsFrom: supportedFrom,

@@ -25,6 +25,8 @@ export interface PolicyPlanInput {
   cutFrom: number;
   /** Callers with served work in scope before the block-new date. */
   knownCallers: ReadonlySet<string>;
+  /** When the plan's pause in force ends; null or absent when it is not paused. */
+  pausedUntil?: number | null;
 }
 
 export interface PolicyInputs {
@@ -79,6 +81,7 @@ function compilePlan(plan: PolicyPlanInput, supported: readonly string[] | null,
     cutFrom: plan.cutFrom,
     blockNewAt: clock.blockNewAt,
     knownCallers: plan.knownCallers,
+    pausedUntil: plan.pausedUntil ?? 0,
     brownouts: [...plan.brownouts].sort((a, b) => a.startsAt - b.startsAt).map((b) => [b.startsAt, b.endsAt] as const),
     exemptUntil: new Map(plan.exemptions.map((e) => [e.integration, exemptionEndsAt(e.until)])),
     announceHeaders: announceHeaders({ announceAt: clock.announceAt, retireAt: clock.retireAt, policyUrl: plan.policyUrl }),

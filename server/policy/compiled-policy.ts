@@ -19,6 +19,12 @@ export interface CompiledPlan {
   /** From here on callers not in `knownCallers` are refused; null without a block-new date. */
   blockNewAt: number | null;
   knownCallers: ReadonlySet<string>;
+  /**
+   * Until when its refusals are paused (0: not paused). A paused plan refuses nothing: what it would
+   * refuse passes and is counted as would-block, and its announcement headers stay. Judged per
+   * request against `now`, so a pause ends at its instant on every node, compiled or not.
+   */
+  pausedUntil: number;
   /** Brownout windows as [startsAt, endsAt) pairs, in start order. */
   brownouts: readonly (readonly [number, number])[];
   /** Exempt integration → when its exemption lapses. */
@@ -77,6 +83,11 @@ export class CompiledPolicy {
     this.enforcing = plans.length > 0;
   }
 
+  /** The plans whose refusals are paused at `now`. */
+  pausedPlans(now: number): CompiledPlan[] {
+    return this.plans.filter((plan) => now < plan.pausedUntil);
+  }
+
   /**
    * The decision for one request or stream opening of this shape from this caller at `now`. The
    * first plan that refuses wins; otherwise a dry-run refusal marks it would-block; the first
@@ -93,7 +104,7 @@ export class CompiledPolicy {
       if (plan.action !== 'deny' && plan.action !== 'dryrun') continue;
       const refusal = refusalCause(plan, integration, now);
       if (refusal === null) continue;
-      if (plan.action === 'dryrun') {
+      if (plan.action === 'dryrun' || now < plan.pausedUntil) {
         wouldBlock = true;
         continue;
       }

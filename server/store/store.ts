@@ -27,6 +27,8 @@ import type { DeclaredPlan, DeclaredPlansSync } from './sqlite/sync-declared-pla
 import type { IntegrationClosure } from './sqlite/update-integration-closure.js';
 import type { IntegrationChanges } from './sqlite/update-integration.js';
 import type { PlanChanges } from './sqlite/update-plan.js';
+import type { PauseInput, PlanPauseRecord } from './sqlite/pause-plans.js';
+import type { PlanPauseQuery } from './sqlite/list-plan-pauses.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -44,8 +46,8 @@ export interface Span {
 export interface AlertEvaluationSave {
   changed: readonly AlertDraft[];
   dropped: readonly string[];
-  /** A setting to save beside them (the dropped-events watermark), or none. */
-  setting?: { key: AlertSettingKey; value: string };
+  /** Settings to save beside them (the dropped-events watermark, when the run was). */
+  settings?: readonly { key: AlertSettingKey; value: string }[];
 }
 
 /**
@@ -107,6 +109,11 @@ export interface Store {
   syncDeclaredPlans(declared: readonly DeclaredPlan[], now: number): Promise<DeclaredPlansSync>;
   getPolicyVersion(): Promise<number>;
   getPolicyVersionChange(): Promise<{ version: number; changedAt: number | null }>;
+  /** Pauses the plans' refusals from `now` (replacing a pause in force), with the policy version's bump. */
+  pausePlans(input: PauseInput, now: number): Promise<PlanPauseRecord[]>;
+  /** Ends the pauses in force of these plans, or of all; answers those it ended (bumping the version when any). */
+  resumePlans(planIds: readonly number[] | 'all', by: string, now: number): Promise<PlanPauseRecord[]>;
+  listPlanPauses(query?: PlanPauseQuery): Promise<PlanPauseRecord[]>;
 
   // Alerts
   listAlerts(options?: { state?: AlertState }): Promise<AlertListing[]>;

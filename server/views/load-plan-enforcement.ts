@@ -1,6 +1,8 @@
 import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntryKind, type EnforcementState } from '../analysis/compute-enforcement-timeline.js';
 import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
+import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
+import type { PlanPauseRecord } from '../store/sqlite/pause-plans.js';
 import type { Bucket } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
@@ -32,6 +34,10 @@ export interface PlanEnforcement {
   timeline: EnforcementWindow[];
   gate: GateState;
   exemptions: ExemptionView[];
+  /** The pause in force at `now`, or null. */
+  pause: { id: number; reason: string; startedAt: number; endsAt: number; pausedBy: string } | null;
+  /** Every pause the plan had, oldest first. */
+  pauses: PlanPauseRecord[];
 }
 
 /**
@@ -41,7 +47,8 @@ export interface PlanEnforcement {
 export async function loadPlanEnforcement(store: Store, plan: PlanRecord, now: number): Promise<PlanEnforcement> {
   const gate = await loadGateState(store, plan, now);
   const scope = scopeOf(plan);
-  const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate }, now);
+  const pauses = await store.listPlanPauses({ planId: plan.id });
+  const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate, pauses }, now);
   const timeline = await Promise.all(
     entries.map(async ({ countSpan, ...entry }) => ({
       ...entry,
@@ -49,5 +56,7 @@ export async function loadPlanEnforcement(store: Store, plan: PlanRecord, now: n
     })),
   );
   const exemptions = plan.exemptions.map((e) => ({ ...e, endsAt: exemptionEndsAt(e.until), active: now < exemptionEndsAt(e.until) }));
-  return { action: plan.action, phase, timeline, gate, exemptions };
+  const active = pauses.find((p) => isPauseActive(p, now));
+  const pause = active === undefined ? null : { id: active.id, reason: active.reason, startedAt: active.startedAt, endsAt: pauseEndsAt(active), pausedBy: active.pausedBy };
+  return { action: plan.action, phase, timeline, gate, exemptions, pause, pauses };
 }

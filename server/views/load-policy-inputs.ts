@@ -1,5 +1,6 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { planClock } from '../analysis/plan-clock.js';
+import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { PolicyInputs, PolicyPlanInput } from '../policy/compile-policy.js';
 import type { Store } from '../store/store.js';
 import { loadGateState } from './load-gate-state.js';
@@ -23,6 +24,9 @@ export async function loadPolicyInputs(
   discoveredVersions?: readonly string[],
 ): Promise<PolicyInputs> {
   const version = await store.getPolicyVersion();
+  const pausedUntil = new Map<number, number>();
+  // Not judged by its start: a node whose clock runs behind the one that paused must not refuse meanwhile.
+  for (const pause of await store.listPlanPauses({ endedSince: now })) pausedUntil.set(pause.planId, Math.max(pausedUntil.get(pause.planId) ?? 0, pauseEndsAt(pause)));
   const plans: PolicyPlanInput[] = [];
   for (const plan of await store.listPlans()) {
     if (plan.action === 'observe') continue;
@@ -42,6 +46,7 @@ export async function loadPolicyInputs(
       exemptions: plan.exemptions,
       cutFrom: (await loadGateState(store, plan, now)).cutFrom,
       knownCallers: clock.blockNewAt === null ? NO_CALLERS : await store.listScopeCallersBefore(scope, clock.blockNewAt),
+      pausedUntil: pausedUntil.get(plan.id) ?? null,
     });
   }
   if (configuredVersions !== undefined) return { version, plans, supportedVersions: configuredVersions };

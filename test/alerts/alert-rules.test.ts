@@ -37,6 +37,8 @@ function plan(overrides: Partial<Omit<AlertPlan, 'status' | 'trend'>> & { status
 function context(overrides: Partial<AlertContext> = {}): AlertContext {
   return {
     now: NOW,
+    previousRunAt: NOW - 15 * MINUTE,
+    pauses: [],
     plans: [],
     newLegacyCallers: [],
     legacyMeteredSince: NOW - 90 * DAY_MS,
@@ -82,7 +84,7 @@ describe('the rule table', () => {
   test('every rule has a unique id, a severity, a description and a consecutive count', async () => {
     expect(ALERT_RULES.map((r) => r.id)).toEqual([
       'curve-flattened', 'projection-misses-retire-date', 'new-legacy-integration', 'retire-date-approaching', 'metering-loss', 'fleet-drift', 'fleet-node-unavailable',
-      'exemption-expiring', 'gate-holding-near-backstop', 'refusal-spike',
+      'exemption-expiring', 'gate-holding-near-backstop', 'refusal-spike', 'plan-paused',
     ]);
     for (const rule of ALERT_RULES) {
       expect(rule.description.length, rule.id).toBeGreaterThan(20);
@@ -371,5 +373,34 @@ describe('refusal-spike', () => {
     const [found] = check('refusal-spike', context({ refusals: r }));
     expect(found?.summary).toBe('Billing bot (tok_a) had 240 requests refused by a plan in the hour from 11:00 UTC, against 3.5 an hour over the 24 hours before');
     expect(found?.details).toMatchObject({ blocked: 240, baselineHourlyMean: 3.5, hourStart: '2027-01-15T11:00:00.000Z', minBlocked: 20, factor: 5 });
+  });
+});
+
+describe('plan-paused', () => {
+  const pause = (overrides: Partial<AlertContext['pauses'][number]> = {}): AlertContext['pauses'][number] => ({
+    id: 4, planId: 1, planName: 'Legacy sunset', reason: 'partner caught in the brownout', pausedBy: 'ops', resumedBy: null,
+    startedAt: NOW - 5 * MINUTE, endsAt: NOW + DAY_MS, resumedAt: null, ...overrides,
+  });
+
+  test('a pause in force is found, one alert per pause, in words that say who paused it, why and until when', () => {
+    const [found] = check('plan-paused', context({ pauses: [pause()] }));
+    expect(found).toMatchObject({ subject: 'pause:4', details: { planId: 1, reason: 'partner caught in the brownout', pausedBy: 'ops', resumedAt: null } });
+    expect(found!.summary).toBe(`Plan "Legacy sunset" is paused until ${new Date(NOW + DAY_MS).toISOString()} by ops: partner caught in the brownout. It refuses nothing meanwhile; what it would refuse is counted as would-block.`);
+    // Started long before the previous run, still in force: still found (the alert stays firing).
+    expect(subjects('plan-paused', context({ pauses: [pause({ startedAt: NOW - 3 * DAY_MS })] }))).toEqual(['pause:4']);
+  });
+
+  test('a pause that ended is no longer found, so its alert resolves; unless it began and ended since the previous run', () => {
+    const resumed = pause({ startedAt: NOW - 60 * MINUTE, resumedAt: NOW - MINUTE, resumedBy: 'pager' });
+    expect(subjects('plan-paused', context({ pauses: [resumed] }))).toEqual([]);
+    expect(subjects('plan-paused', context({ pauses: [pause({ startedAt: NOW - DAY_MS, endsAt: NOW })] }))).toEqual([]);
+    // Never seen in force: told once, as over.
+    const brief = pause({ startedAt: NOW - 10 * MINUTE, endsAt: NOW - 2 * MINUTE });
+    const [found] = check('plan-paused', context({ pauses: [brief] }));
+    expect(found!.summary).toBe(`Plan "Legacy sunset" was paused from ${new Date(NOW - 10 * MINUTE).toISOString()} to ${new Date(NOW - 2 * MINUTE).toISOString()} by ops: partner caught in the brownout`);
+    // The next run has it ended before its previous run: nothing, and the alert resolves.
+    expect(subjects('plan-paused', context({ pauses: [brief], previousRunAt: NOW, now: NOW + 15 * MINUTE }))).toEqual([]);
+    // The first run of all has nothing to compare with: only pauses in force are told.
+    expect(subjects('plan-paused', context({ pauses: [brief], previousRunAt: null }))).toEqual([]);
   });
 });

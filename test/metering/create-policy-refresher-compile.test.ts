@@ -30,7 +30,7 @@ describe('the policy refresher compiling the stored plans', () => {
     await policy.refresh();
     expect(policy.current().version).toBe(2);
     expect(policy.current().plans.map((p) => p.name)).toEqual(['Retire legacy']);
-    expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, lastError: null, supportedVersions: ['2026-07-28'], supportedVersionsFrom: 'config' });
+    expect(policy.health()).toEqual({ version: 2, compiledAt: new Date(NOW).toISOString(), enforcingPlans: 1, pausedPlans: [], lastError: null, supportedVersions: ['2026-07-28'], supportedVersionsFrom: 'config' });
   });
 
   test('a change to a plan is in force after the next refresh', async () => {
@@ -42,6 +42,30 @@ describe('the policy refresher compiling the stored plans', () => {
     await policy.refresh();
     expect(policy.current().decide(legacy, 'anonymous', NOW).cause).toBe('cut');
     expect(policy.current().version).toBe(2);
+  });
+
+  test('a stored pause lets what the plan would refuse through until it ends, resumed or run out', async () => {
+    const { id } = insertPlan(temp.store.db, plan({ retireDate: '2027-01-01' }), NOW);
+    const other = insertPlan(temp.store.db, plan({ name: 'Retire HTTP+SSE', scopeKind: 'transport', scopeValue: 'http+sse', retireDate: '2027-01-01' }), NOW);
+    const policy = refresher();
+    await temp.backend.pausePlans({ planIds: [id], reason: 'drill', endsAt: NOW + 3_600_000, by: 'ops' }, NOW);
+    await policy.refresh();
+    expect(policy.current().decide(legacy, 'anonymous', NOW)).toMatchObject({ refusedBy: null, wouldBlock: true });
+    expect(policy.health().pausedPlans).toEqual([{ id, name: 'Retire legacy', until: new Date(NOW + 3_600_000).toISOString() }]);
+    // Its end needs no rebuild: the table compiled during the pause refuses again from that instant.
+    now = NOW + 3_600_000;
+    expect(policy.current().decide(legacy, 'anonymous', now).cause).toBe('cut');
+    expect(policy.health().pausedPlans).toEqual([]);
+
+    now = NOW + 2 * 3_600_000;
+    await temp.backend.pausePlans({ planIds: [id, other.id], reason: 'again', endsAt: now + 3_600_000, by: 'ops' }, now);
+    await policy.refresh();
+    expect(policy.current().decide(legacy, 'anonymous', now).refusedBy).toBeNull();
+    now += 1;
+    await temp.backend.resumePlans([id], 'ops', now);
+    await policy.refresh();
+    expect(policy.current().decide(legacy, 'anonymous', now).cause).toBe('cut');
+    expect(policy.health().pausedPlans.map((p) => p.id)).toEqual([other.id]);
   });
 
   test('without a store nothing is enforced', async () => {

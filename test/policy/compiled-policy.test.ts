@@ -149,6 +149,29 @@ describe('CompiledPolicy.decide', () => {
     expect(decision.headers.length > 0).toBe(announced);
   });
 
+  test('a paused deny plan refuses nothing until the pause ends: what it would refuse is would-block, and its headers stay', () => {
+    const until = NOW + HOUR;
+    const policy = compile(plan({ cutFrom: NOW - DAY, brownouts: [{ startsAt: NOW - HOUR, endsAt: NOW + 2 * HOUR }], pausedUntil: until }), plan({ id: 2, scope: { kind: 'transport', value: 'http+sse' }, cutFrom: NOW - DAY }));
+    const paused = policy.decide(LEGACY_HTTP, 'anonymous', NOW);
+    expect(paused).toMatchObject({ refusedBy: null, cause: null, wouldBlock: true });
+    expect(paused.headers).toEqual(policy.plans[0]!.announceHeaders);
+    expect(policy.decide(LEGACY_HTTP, 'anonymous', until - 1).refusedBy).toBeNull();
+    // The pause ends at its instant, in the table already compiled: the cut is back.
+    expect(policy.decide(LEGACY_HTTP, 'anonymous', until)).toMatchObject({ cause: 'cut', refusedBy: { id: 1 }, wouldBlock: false });
+    // Another plan in scope is not paused with it: HTTP+SSE legacy traffic is still refused by plan 2.
+    expect(policy.decide(LEGACY_SSE, 'anonymous', NOW)).toMatchObject({ cause: 'cut', refusedBy: { id: 2 } });
+    expect(policy.pausedPlans(NOW).map((p) => p.id)).toEqual([1]);
+    expect(policy.pausedPlans(until)).toEqual([]);
+    // A paused plan marks nothing it would not refuse.
+    expect(policy.decide(MODERN, 'anonymous', NOW)).toBe(PASS);
+  });
+
+  test('a pause holds an exempt caller as it was: passing, and not would-block', () => {
+    const policy = compile(plan({ cutFrom: NOW - DAY, exemptions: [{ integration: 'partner-a', until: '2026-12-31' }], pausedUntil: NOW + HOUR }));
+    expect(policy.decide(LEGACY_HTTP, 'partner-a', NOW).wouldBlock).toBe(false);
+    expect(policy.decide(LEGACY_HTTP, 'partner-b', NOW).wouldBlock).toBe(true);
+  });
+
   test('a dry run marks nothing it would not refuse', () => {
     const decision = compile(plan({ action: 'dryrun', cutFrom: NEVER })).decide(LEGACY_HTTP, 'anonymous', NOW);
     expect(decision).toBe(PASS);

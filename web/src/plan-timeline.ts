@@ -13,6 +13,7 @@ const WINDOW_LABEL: Readonly<Record<TimelineWindow['kind'], string>> = {
   retire: 'Retire date',
   cut: 'Cut',
   backstop: 'Gate backstop',
+  pause: 'Paused',
 };
 
 const STATE_LABEL: Readonly<Record<TimelineWindow['state'], string>> = { past: 'past', 'in-force': 'in force', upcoming: 'upcoming' };
@@ -24,12 +25,13 @@ export const PHASE_LABEL: Readonly<Record<Enforcement['phase'], string>> = {
   'blocking-new': 'Blocking new callers',
   cut: 'Cut',
   'gate-holding': 'Gate holding',
+  paused: 'Paused',
 };
 
 const OVERLAP_NOTE = 'A request refused while windows overlap is counted in each window it falls in.';
 
 function when(window: TimelineWindow): string {
-  if (window.kind === 'brownout') return `${formatTime(window.at)} – ${formatTime(window.endsAt)}`;
+  if (window.kind === 'brownout' || window.kind === 'pause') return `${formatTime(window.at)} – ${formatTime(window.endsAt)}`;
   return formatDay(window.at);
 }
 

@@ -21,6 +21,8 @@ import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
 import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
+import { listPlanPauses } from './list-plan-pauses.js';
+import { pausePlans, resumePlans } from './pause-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
@@ -82,6 +84,9 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     syncDeclaredPlans: (declared, now) => syncDeclaredPlans(db, declared, now),
     getPolicyVersion: () => getPolicyVersion(db),
     getPolicyVersionChange: () => getPolicyVersionChange(db),
+    pausePlans: (input, now) => pausePlans(db, input, now),
+    resumePlans: (planIds, by, now) => resumePlans(db, planIds, by, now),
+    listPlanPauses: (query) => listPlanPauses(db, query),
 
     listAlerts: (options) => listAlerts(db, options),
     getAlert: (id) => getAlert(db, id),

@@ -10,7 +10,7 @@ export async function saveAlertEvaluation(db: PgDb, save: AlertEvaluationSave): 
   return db.transaction(async (tx) => {
     const saved = await upsertAlerts(tx, save.changed);
     await deleteAlerts(tx, save.dropped);
-    if (save.setting !== undefined) await upsertAlertSetting(tx, save.setting.key, save.setting.value);
+    for (const setting of save.settings ?? []) await upsertAlertSetting(tx, setting.key, setting.value);
     return saved;
   });
 }

@@ -21,6 +21,8 @@ import { listLegacyCallerCounts } from './list-legacy-caller-counts.js';
 import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
+import { listPlanPauses } from './list-plan-pauses.js';
+import { pausePlans, resumePlans } from './pause-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
@@ -86,6 +88,9 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     syncDeclaredPlans: async (declared, now) => syncDeclaredPlans(db, declared, now),
     getPolicyVersion: async () => getPolicyVersion(db),
     getPolicyVersionChange: async () => getPolicyVersionChange(db),
+    pausePlans: async (input, now) => pausePlans(db, input, now),
+    resumePlans: async (planIds, by, now) => resumePlans(db, planIds, by, now),
+    listPlanPauses: async (query) => listPlanPauses(db, query),
 
     listAlerts: async (options) => listAlerts(db, options),
     getAlert: async (id) => getAlert(db, id),
@@ -93,7 +98,7 @@ export function createSqliteStore(database: SqliteDatabase): Store {
       db.transaction(() => {
         const saved = upsertAlerts(db, save.changed);
         deleteAlerts(db, save.dropped);
-        if (save.setting !== undefined) upsertAlertSetting(db, save.setting.key, save.setting.value);
+        for (const setting of save.settings ?? []) upsertAlertSetting(db, setting.key, setting.value);
         return saved;
       }),
     insertAlertDelivery: async (delivery) => insertAlertDelivery(db, delivery),

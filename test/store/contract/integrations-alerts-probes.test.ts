@@ -71,16 +71,17 @@ describe.each(BACKENDS)('%s store: integrations', (_dialect, backend) => {
 describe.each(BACKENDS)('%s store: alerts', (_dialect, backend) => {
   const { open } = useStores(backend);
 
-  test('an evaluation saves changed alerts by fingerprint, drops the dropped, and keeps its setting', async () => {
+  test('an evaluation saves changed alerts by fingerprint, drops the dropped, and keeps its settings', async () => {
     const store = await open();
     const saved = await store.saveAlertEvaluation({
       changed: [draft(), draft({ fingerprint: 'new-callers:legacy', rule: 'new-callers', state: 'pending', lastEvaluatedAt: NOON + MINUTE, firstFiredAt: null, lastFiredAt: null })],
       dropped: [],
-      setting: { key: 'alerts.meteringDroppedEvents', value: '7' },
+      settings: [{ key: 'alerts.meteringDroppedEvents', value: '7' }, { key: 'alerts.lastRunAt', value: String(NOON) }],
     });
     expect(saved.map((a) => a.fingerprint)).toEqual(['share-stalled:legacy', 'new-callers:legacy']);
     expect(saved[0]).toEqual({ ...draft(), id: saved[0]!.id });
     expect(await store.getAlertSetting('alerts.meteringDroppedEvents')).toBe('7');
+    expect(await store.getAlertSetting('alerts.lastRunAt')).toBe(String(NOON));
 
     const listed = await store.listAlerts();
     expect(listed.map((a) => a.fingerprint)).toEqual(['new-callers:legacy', 'share-stalled:legacy']);
@@ -92,6 +93,7 @@ describe.each(BACKENDS)('%s store: alerts', (_dialect, backend) => {
     expect((await store.listAlerts()).map((a) => [a.id, a.state])).toEqual([[saved[0]!.id, 'resolved']]);
     expect(await store.getAlert(saved[1]!.id)).toBeUndefined();
     expect(await store.getAlertSetting('alerts.meteringDroppedEvents')).toBe('7');
+    expect(await store.getAlertSetting('alerts.lastRunAt')).toBe(String(NOON));
   });
 
   test('deliveries are listed newest first and summarised per alert; they go with their alert', async () => {

@@ -10,3 +10,4 @@ export * from './spool.js';
 export * from './sidecar-nodes.js';
 export * from './tally-streams.js';
 export * from './bridge-revocations.js';
+export * from './plan-pauses.js';
