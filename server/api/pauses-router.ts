@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isPauseActive } from '../analysis/plan-pause.js';
 import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
+import { resolvePlanIds } from '../views/resolve-plan-ids.js';
 import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
 import { pauseCreateSchema, resumeSchema } from './pause-input-schema.js';
@@ -19,18 +20,10 @@ export interface PausesRouterDeps {
 
 const listQuery = z.object({ active: z.enum(['true', 'false']).optional() }).strict();
 
-/**
- * The plans a request names: every plan not archived that does more than observe for "all" (a plan
- * made later is not paused), or exactly those listed, each of which must exist and not be archived.
- */
 async function plansNamed(store: Store, named: 'all' | readonly number[]): Promise<number[]> {
-  const plans = await store.listPlans();
-  if (named === 'all') return plans.filter((plan) => plan.action !== 'observe').map((plan) => plan.id);
-  const live = new Set(plans.map((plan) => plan.id));
-  const ids = [...new Set(named)];
-  const missing = ids.find((id) => !live.has(id));
-  if (missing !== undefined) throw new AppError('not_found', `plans: no plan ${missing} (or it is archived)`, 'plans');
-  return ids;
+  const resolved = await resolvePlanIds(store, named);
+  if ('missing' in resolved) throw new AppError('not_found', `plans: no plan ${resolved.missing} (or it is archived)`, 'plans');
+  return resolved.ids;
 }
 
 /** Pauses: stop every refusal of chosen plans on every node for a while, and resume them. */

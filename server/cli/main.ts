@@ -16,6 +16,7 @@ import { buildDryRun, formatDryRun, formatGate, type DryRunResult } from './comm
 import { judgeDryRun, parseFailOn, type FailOn } from './commands/dry-run-gate.js';
 import { fetchDryRun } from './commands/fetch-dry-run.js';
 import { UsageError } from './usage-error.js';
+import { registerPauseCommands } from './commands/register-pause-commands.js';
 import { runProbe, type ProbeFlags } from './commands/probe.js';
 import { runServe } from './commands/serve.js';
 import { runDashboard } from './commands/dashboard.js';
@@ -52,7 +53,7 @@ function httpUrl(value: string): URL {
 }
 
 /** Commands whose usage errors exit 2, as their documented exit codes say (3 is the dry run's gate). */
-const USAGE_EXITS_TWO = new Set(['dry-run']);
+const USAGE_EXITS_TWO = new Set(['dry-run', 'pause', 'resume']);
 
 function configFrom(flags: Record<string, unknown>, defaults: Partial<ConfigInput> = {}) {
   // `--no-alerts` sets one field of the `alerts` object, which a flag of that name would replace whole.
@@ -183,6 +184,12 @@ program
     else process.stdout.write(formatDryRun(result) + (verdict === undefined ? '' : `\n${formatGate(verdict)}`));
     if (verdict?.failed === true) process.exitCode = 3;
   });
+
+registerPauseCommands(program, {
+  openStore: async (flags) => openStoreFor(configFrom({ db: flags.db, config: flags.config }).db),
+  planId: integer,
+  apiUrl: httpUrl,
+});
 
 program
   .command('probe')
