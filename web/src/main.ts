@@ -11,6 +11,7 @@ import { formatBasis, formatScope } from './format.js';
 import { createIntegrationDialog } from './integration-dialog.js';
 import { renderIntegrationsTable, renderSplit } from './integrations-panel.js';
 import { renderDryRunPanel } from './dry-run-panel.js';
+import { createPauseDialog, renderPausesBanner } from './pause-dialog.js';
 import { createPlanForm } from './plan-form.js';
 import { renderPlans } from './plans-panel.js';
 import { renderHeader, renderPlanSelect } from './render-header.js';
@@ -114,6 +115,7 @@ async function loadPlans(): Promise<void> {
   writeViewState(view);
   renderPlanSelect(header.select, plans, view.planId);
   renderPlans(body, plans, view.planId, planActions);
+  renderPausesBanner(byId('pauses-banner'), plans, () => void pauseDialog.resume('all'));
 }
 
 /** Plans first: the share curve needs the selected plan, the integrations table the plans' names. */
@@ -173,6 +175,7 @@ async function loadIntegrations(): Promise<void> {
 
 const integrationDialog = createIntegrationDialog(api, loadIntegrations);
 const planForm = createPlanForm(api, loadPlansAndShare);
+const pauseDialog = createPauseDialog(api, loadPlansAndShare, (message) => byId('plans-body').prepend(errorLine(message)));
 const planActions = {
   show(plan: Plan) {
     view.planId = plan.id;
@@ -180,6 +183,8 @@ const planActions = {
     byId('masthead').scrollIntoView({ behavior: 'smooth' });
   },
   edit: (plan: Plan) => planForm.edit(plan),
+  pause: (plan: Plan) => pauseDialog.open({ plans: [plan.id], name: plan.name }),
+  resume: (plan: Plan) => void pauseDialog.resume([plan.id]),
   dryRunPanel: (plan: Plan) => renderDryRunPanel(api, plan),
   async archive(plan: Plan) {
     if (!window.confirm(`Archive “${plan.name}”? Its history stays readable through the API.`)) return;
@@ -241,6 +246,7 @@ function wireControls(): void {
     void loadShare();
   });
   alertsActions.append(createEvaluateButton(api, alertsBody, alertsActions));
+  byId('pause-all').addEventListener('click', () => pauseDialog.open({ plans: 'all' }));
   byId('fleet-actions').append(createFleetCheckButton(api, byId('fleet-body')));
 }
 

@@ -48,12 +48,20 @@ function counts(window: TimelineWindow): HTMLElement | null {
   );
 }
 
-function windowItem(window: TimelineWindow): HTMLElement {
+/** A pause's who: who paused it, and who ended it early. */
+function pauseWho(enforcement: Enforcement, window: TimelineWindow): string | null {
+  if (window.kind !== 'pause') return null;
+  const pause = enforcement.pauses.find((p) => p.startedAt === window.at);
+  if (pause === undefined) return null;
+  return pause.resumedBy === null ? ` (by ${pause.pausedBy})` : ` (by ${pause.pausedBy}; ended early by ${pause.resumedBy})`;
+}
+
+function windowItem(enforcement: Enforcement, window: TimelineWindow): HTMLElement {
   return h(
     'li',
     { class: `timeline-item is-${window.state}`, 'data-testid': 'timeline-window', 'data-kind': window.kind, 'data-state': window.state },
     h('span', { class: 'timeline-when' }, when(window)),
-    h('span', { class: 'timeline-what' }, WINDOW_LABEL[window.kind], window.note === null ? null : h('span', { class: 'muted' }, ` — ${window.note}`)),
+    h('span', { class: 'timeline-what' }, WINDOW_LABEL[window.kind], window.note === null ? null : h('span', { class: 'muted' }, ` — ${window.note}`), h('span', { class: 'muted' }, pauseWho(enforcement, window))),
     h('span', { class: `badge timeline-state state-${window.state}` }, STATE_LABEL[window.state]),
     counts(window),
   );
@@ -65,7 +73,7 @@ export function renderPlanTimeline(enforcement: Enforcement): HTMLElement {
     'div',
     { class: 'plan-enforcement', 'data-testid': 'plan-enforcement', 'data-phase': enforcement.phase },
     h('p', { class: 'small' }, 'Now: ', h('strong', { 'data-testid': 'plan-phase' }, PHASE_LABEL[enforcement.phase]), h('span', { class: 'muted' }, ` · action ${enforcement.action}`)),
-    h('ol', { class: 'timeline', 'aria-label': 'Enforcement timeline' }, ...enforcement.timeline.map(windowItem)),
+    h('ol', { class: 'timeline', 'aria-label': 'Enforcement timeline' }, ...enforcement.timeline.map((window) => windowItem(enforcement, window))),
     enforcement.timeline.some((w) => w.counts !== null) ? h('p', { class: 'muted small' }, OVERLAP_NOTE) : null,
     h('p', { class: 'small', 'data-testid': 'plan-gate' }, h('strong', {}, 'Gate: '), gate.words),
     gate.holdingCallers.length === 0
