@@ -86,7 +86,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     logger,
     now,
     { pendingAnswers: () => meter.pendingCount, sessions: () => meter.sessionCount, meterMemory: () => meter.memory() },
-    { kind: 'serve', startedAt, policyVersion: () => policy.current().version },
+    { kind: 'serve', startedAt, policyVersion: () => policy.current().version, pausedPlans: () => policy.current().pausedPlans(now()).length },
   );
   const { store, storeError, tally, flusher, metrics, record } = metering;
   const meter = new HttpMeter<Caller>(httpMeterOptions(config, record));

@@ -65,7 +65,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     pendingAnswers: () => httpMeter.pendingCount,
     sessions: () => httpMeter.sessionCount,
     meterMemory: () => httpMeter.memory(),
-  }, { kind: 'middleware', startedAt: now(), policyVersion: () => policy?.current().version ?? 0 }).then(
+  }, { kind: 'middleware', startedAt: now(), policyVersion: () => policy?.current().version ?? 0, pausedPlans: () => policy?.current().pausedPlans(now()).length ?? 0 }).then(
     async (opened) => {
       const refresher = createPolicyRefresher({ store: opened.store, now, supportedVersions: config.enforcement.supportedVersions, logger });
       await refresher.start();

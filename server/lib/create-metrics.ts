@@ -12,6 +12,7 @@ export interface MeteringGauges {
   bytesEvictions(): number;
   lastFlushAt(): number | undefined;
   failedFlushes(): number;
+  pausedPlans(): number;
 }
 
 /**
@@ -39,6 +40,7 @@ export function createMetrics(gauges: MeteringGauges) {
   gauge('mcp_sunset_sessions', 'Legacy sessions remembered.', gauges.sessions);
   gauge('mcp_sunset_held_bytes', 'Bytes the sidecar\'s tables (sessions, channels, answers awaited) hold, as estimated.', gauges.heldBytes);
   gauge('mcp_sunset_byte_evictions', 'Entries pushed out of the sidecar\'s tables because their byte budget was full.', gauges.bytesEvictions);
+  gauge('mcp_sunset_paused_plans', 'Plans whose refusals are paused now, in the policy this node enforces.', gauges.pausedPlans);
   gauge('mcp_sunset_failed_flushes', 'Flush attempts that failed.', gauges.failedFlushes);
   gauge('mcp_sunset_last_flush_timestamp_seconds', 'When the last flush succeeded.', () => {
     const at = gauges.lastFlushAt();
@@ -85,7 +87,7 @@ export function createMetrics(gauges: MeteringGauges) {
     }),
     wouldBlock: new Counter({
       name: 'mcp_sunset_would_block_total',
-      help: 'Messages a plan in dry run would have refused; they were passed on (refusals themselves are outcome="blocked").',
+      help: 'Messages a plan in dry run, or a paused plan, would have refused; they were passed on (refusals themselves are outcome="blocked").',
       registers: [registry],
     }),
     // Kept apart from the MCP counts: no era, transport or reason describes these requests.

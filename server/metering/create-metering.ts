@@ -61,6 +61,8 @@ export interface MeteringSidecar {
   startedAt: number;
   /** The stored policy version of the compiled policy in force; read at each flush. */
   policyVersion: () => number;
+  /** How many plans' refusals are paused now, for /metrics; absent: none. */
+  pausedPlans?: () => number;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function createMetering(
     bytesEvictions: () => gauges.meterMemory?.().evictedForBytes ?? 0,
     lastFlushAt: () => flusher.health().lastFlushAt,
     failedFlushes: () => flusher.health().failedFlushes,
+    pausedPlans: () => sidecar.pausedPlans?.() ?? 0,
   });
 
   let installSecret = randomBytes(32).toString('base64url');

@@ -73,10 +73,13 @@ test('a pause through the API lets a v1 client through a brownout on a sidecar a
   for (const [node, ms] of Object.entries(obeyedAfter)) expect(ms, `${node} obeyed ${ms} ms after the pause`).toBeLessThanOrEqual(2_000);
   expect(service.health().policy.pausedPlans).toEqual([{ id, name: 'Retire the legacy era', until: pauses[0]!.until }]);
   expect((await service.api(`/api/v1/plans/${id}`)).body.enforcement).toMatchObject({ phase: 'paused', pause: { reason: 'partner caught in the brownout' } });
+  const metrics = async () => (await (await fetch(new URL('/metrics', service.apiUrl))).text()).match(/^mcp_sunset_paused_plans (\d+)$/m)?.[1];
+  expect(await metrics()).toBe('1');
 
   // The pause runs out an hour later, and both nodes refuse again at that instant, with no store round.
   offset = Date.parse(pauses[0]!.until) - Date.now();
   for (const url of Object.values(nodes)) expect(await outcomeOf(url)).toBe('brownout');
+  expect(await metrics()).toBe('0');
   offset = 0;
 
   await service.flush();

@@ -9,6 +9,7 @@ const gauges: MeteringGauges = {
   overflowedEvents: () => 0,
   pendingAnswers: () => 0,
   sessions: () => 0,
+  pausedPlans: () => 0,
   heldBytes: () => 0,
   bytesEvictions: () => 0,
   lastFlushAt: () => undefined,

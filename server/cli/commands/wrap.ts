@@ -29,7 +29,7 @@ export async function runWrap(config: Readonly<Config>, command: string[], optio
     logger,
     Date.now,
     { pendingAnswers: () => 0, sessions: () => 0, meterMemory: () => meter.memory() },
-    { kind: 'wrap', startedAt, policyVersion: () => policy.current().version },
+    { kind: 'wrap', startedAt, policyVersion: () => policy.current().version, pausedPlans: () => policy.current().pausedPlans(Date.now()).length },
   );
   // Compiled before the first line: the server never sees a request the plans in the store refuse.
   const policy = createPolicyRefresher({ store: metering.store, now: Date.now, supportedVersions: config.enforcement.supportedVersions, logger });

@@ -22,7 +22,7 @@ function trafficColumns() {
     count: integer('count').notNull(),
     // How many of `count` carried modern headers that disagreed with the body.
     mismatchCount: integer('mismatch_count').notNull().default(0),
-    // How many of `count` a plan in dry run would have refused: they were let through and served as counted.
+    // How many of `count` a plan in dry run, or a paused plan, would have refused: they were let through and served as counted.
     wouldBlockCount: integer('would_block_count').notNull().default(0),
   } satisfies Record<string, SQLiteColumnBuilderBase>;
 }
