@@ -5,6 +5,7 @@
 import type { MigrationState } from '../analysis/migration-state.js';
 import type { listTraffic } from '../store/sqlite/list-traffic.js';
 import type {
+  auditEventToJson,
   alertListingToJson,
   alertsToJson,
   enforcementToJson,
@@ -17,6 +18,12 @@ import type {
   trendToJson,
 } from './to-json.js';
 
+export type AuditEventJson = ReturnType<typeof auditEventToJson>;
+/** GET /audit: a page of the newest changes first; `next` is the `before` of the next page, or null. */
+export interface AuditJson {
+  events: AuditEventJson[];
+  next: number | null;
+}
 export type ShareBasis = ShareJson['basis'];
 export type SharePointJson = ShareJson['series'][number];
 export type TrendJson = ReturnType<typeof trendToJson>;

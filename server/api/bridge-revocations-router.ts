@@ -4,6 +4,7 @@ import { AppError } from '../lib/app-error.js';
 import { BRIDGE_CHANNEL_PREFIX, BRIDGE_SESSION_ID, MAX_BRIDGE_TOKEN_CHARS, readBridgeTokenClaims, readChannelTokenSessionId } from '../protocol/read-bridge-token-claims.js';
 import type { Store } from '../store/store.js';
 import type { BridgeRevocationInput } from '../store/sqlite/upsert-bridge-revocation.js';
+import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
 import { bridgeRevocationToJson } from './to-json.js';
 
@@ -60,7 +61,7 @@ export function createBridgeRevocationsRouter(deps: BridgeRevocationsRouterDeps)
 
   router.post('/bridge/revocations', async (req, res) => {
     const revocation = revocationOf(parseInput(revocationBody, req.body));
-    const stored = await deps.store().upsertBridgeRevocation(revocation, deps.now());
+    const stored = await deps.store().upsertBridgeRevocation(revocation, deps.now(), actorOf(res));
     await deps.onChange?.();
     res.status(201).json(bridgeRevocationToJson(stored));
   });

@@ -5,6 +5,7 @@ import type { AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
 import { createAlertsRouter } from './alerts-router.js';
+import { createAuditRouter } from './audit-router.js';
 import { createBridgeRevocationsRouter } from './bridge-revocations-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
@@ -13,7 +14,7 @@ import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
 import { createPausesRouter } from './pauses-router.js';
 import { createPlansRouter } from './plans-router.js';
-import { requireAdminToken } from './require-admin-token.js';
+import { requireAdminToken, type AdminToken } from './require-admin-token.js';
 import { requireOwnHost, type OwnHosts } from './require-own-host.js';
 import { requireSameOriginJson } from './require-same-origin-json.js';
 import { securityHeaders } from './security-headers.js';
@@ -29,7 +30,8 @@ export interface ApiDeps {
   health: () => MeteringHealth | Promise<MeteringHealth>;
   registry: Registry;
   thresholds: TrendThresholds;
-  adminToken: string | undefined;
+  /** The tokens the API accepts; none: it is open (loopback only, as the config requires). */
+  adminTokens: readonly AdminToken[];
   onUnexpectedError: (error: unknown) => void;
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
@@ -64,6 +66,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createAlertsRouter({ store, runner: deps.alertRunner }),
     createFleetRouter({ store, now, ...deps.fleet }),
     createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
+    createAuditRouter({ store }),
     createPausesRouter({
       store,
       now,
@@ -75,7 +78,7 @@ export function createApiApp(deps: ApiDeps): Express {
   // Probes and scrapers name the node however their platform does, and these two change nothing.
   app.use(createHealthRouter({ health: deps.health, registry: deps.registry }));
   app.use(requireOwnHost(deps.hosts));
-  app.use('/api', requireAdminToken(deps.adminToken));
+  app.use('/api', requireAdminToken(deps.adminTokens));
   app.use('/api', requireSameOriginJson(deps.hosts.allowed));
   app.use('/api', express.json({ limit: '256kb' }));
   app.use('/api/v1', flushBeforeRead(deps.beforeRead), ...routers);

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
 import { INTEGRATION_STATUSES } from '../store/sqlite/schema/index.js';
 import { loadIntegrationViews } from '../views/load-integration-views.js';
+import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
 import { integrationToJson, integrationsToJson } from './to-json.js';
 
@@ -65,7 +66,7 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   router.patch('/integrations/:key', async (req, res) => {
     const { key } = parseInput(keyParam, req.params);
     const patch = parseInput(patchSchema, req.body);
-    if ((await deps.store().updateIntegration(key, patch, deps.now())) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
+    if ((await deps.store().updateIntegration(key, patch, deps.now(), actorOf(res))) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
     res.json(integrationToJson(await find(key)));
   });
   return router;

@@ -9,6 +9,7 @@ import { type PlanChanges } from '../store/sqlite/update-plan.js';
 import { loadDryRun } from '../views/load-dry-run.js';
 import { loadPlanView } from '../views/load-plan-views.js';
 import { dryRunToCsv } from './dry-run-to-csv.js';
+import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
 import { day, planCreateSchema, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
 import { dryRunToJson, planViewToJson } from './to-json.js';
@@ -64,7 +65,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   router.post('/plans', async (req, res) => {
     const input = parseInput(planCreateSchema, req.body);
     checkCoherence(input);
-    const plan = await deps.store().insertPlan(toRecordFields(input) as PlanInput, deps.now());
+    const plan = await deps.store().insertPlan(toRecordFields(input) as PlanInput, deps.now(), actorOf(res));
     await deps.onChange?.();
     res.status(201).location(`/api/v1/plans/${plan.id}`).json(await view(plan, true));
   });
@@ -95,7 +96,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
     // A plan already denying on its scope was acknowledged when it was made so: only a change of action or scope asks again.
     const acknowledged = patch.acknowledgeRefusingModern === true || (patch.action === undefined && patch.scope === undefined);
     checkCoherence({ ...merged, scope: { kind: merged.scopeKind, value: merged.scopeValue }, acknowledgeRefusingModern: acknowledged });
-    const plan = (await deps.store().updatePlan(id, toRecordFields(patch), deps.now()))!;
+    const plan = (await deps.store().updatePlan(id, toRecordFields(patch), deps.now(), actorOf(res)))!;
     await deps.onChange?.();
     res.json(await view(plan, true));
   });
@@ -104,7 +105,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   router.delete('/plans/:id', async (req, res) => {
     const { id } = parseInput(idParam, req.params);
     refuseDeclared(await find(id));
-    const archived = (await deps.store().updatePlan(id, { archived: true }, deps.now()))!;
+    const archived = (await deps.store().updatePlan(id, { archived: true }, deps.now(), actorOf(res)))!;
     await deps.onChange?.();
     res.json(await view(archived, false));
   });

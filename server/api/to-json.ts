@@ -7,6 +7,7 @@ import type { BridgeRevocationRecord } from '../store/sqlite/upsert-bridge-revoc
 import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { PlanPauseRecord } from '../store/sqlite/pause-plans.js';
+import type { AuditEventRecord } from '../store/audit-changes.js';
 import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { EraUse } from '../views/load-callers-by-era.js';
@@ -74,6 +75,11 @@ export function planRecordToJson(plan: PlanRecord) {
     updatedAt: iso(plan.updatedAt),
     archivedAt: iso(plan.archivedAt),
   };
+}
+
+/** One audited change; `before` and `after` hold the fields that changed, as stored (times in epoch ms). */
+export function auditEventToJson(event: AuditEventRecord) {
+  return { id: event.id, at: iso(event.at), actor: event.actor, action: event.action, subject: event.subject, before: event.before, after: event.after };
 }
 
 /** A pause of a plan's refusals; `until` is when it ends or ended (resumed, or run out). */

@@ -85,7 +85,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       health: options.health,
       registry: options.registry,
       thresholds: config.analysis,
-      adminToken: config.adminToken,
+      adminTokens: [...(config.adminToken === undefined ? [] : [{ name: null, token: config.adminToken }]), ...config.adminTokens],
       hosts: { dashboard: config.dashboard, allowed: config.allowedHosts },
       dashboard: serveDashboard(),
       alertRunner,

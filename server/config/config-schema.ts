@@ -207,8 +207,23 @@ export const configSchema = z
     keepAliveTimeoutMs: positiveInt.default(65_000),
     /** Host names (`name` or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy. */
     allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s/\[\]]+)(:\d{1,5})?$/, 'expected a host name, optionally with :port')).default([]),
-    /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback. */
+    /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback (or adminTokens). */
     adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * Named bearer tokens, each accepted like adminToken: the audit trail records a change made with
+     * one under its name, so each person or pipeline can have its own.
+     */
+    adminTokens: z
+      .array(
+        z
+          .object({
+            name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'expected 1 to 64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit'),
+            token: z.string().min(16, 'must be at least 16 characters'),
+          })
+          .strict(),
+      )
+      .max(100)
+      .default([]),
     analysis: analysisSchema.default(analysisSchema.parse({})),
     alerts: alertsSchema.default(alertsSchema.parse({})),
     fleet: fleetSchema.default(fleetSchema.parse({})),
@@ -248,9 +263,17 @@ export const configSchema = z
   .strict()
   .superRefine((config, ctx) => {
     const host = config.dashboard.slice(0, config.dashboard.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
-    if (!isLoopback(host) && config.adminToken === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['adminToken'], message: `required when the dashboard listens on ${host}, which is not loopback` });
+    if (!isLoopback(host) && config.adminToken === undefined && config.adminTokens.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['adminToken'], message: `required when the dashboard listens on ${host}, which is not loopback (or adminTokens)` });
     }
+    const names = new Set<string>();
+    const tokens = new Set(config.adminToken === undefined ? [] : [config.adminToken]);
+    config.adminTokens.forEach((entry, index) => {
+      if (names.has(entry.name)) ctx.addIssue({ code: 'custom', path: ['adminTokens', index, 'name'], message: `"${entry.name}" is named twice` });
+      if (tokens.has(entry.token)) ctx.addIssue({ code: 'custom', path: ['adminTokens', index, 'token'], message: 'the same token twice would make its changes unattributable' });
+      names.add(entry.name);
+      tokens.add(entry.token);
+    });
   });
 
 function isLoopback(host: string): boolean {

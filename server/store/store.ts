@@ -29,6 +29,8 @@ import type { IntegrationChanges } from './sqlite/update-integration.js';
 import type { PlanChanges } from './sqlite/update-plan.js';
 import type { PauseInput, PlanPauseRecord } from './sqlite/pause-plans.js';
 import type { PlanPauseQuery } from './sqlite/list-plan-pauses.js';
+import type { AuditEventRecord } from './audit-changes.js';
+import type { AuditQuery } from './sqlite/audit-events.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -97,15 +99,17 @@ export interface Store {
   // Integrations
   listIntegrations(): Promise<IntegrationRecord[]>;
   getIntegration(key: string): Promise<IntegrationRecord | undefined>;
-  updateIntegration(key: string, changes: IntegrationChanges, now: number): Promise<IntegrationRecord | undefined>;
+  /** Audited, as `actor` (see AuditAction). */
+  updateIntegration(key: string, changes: IntegrationChanges, now: number, actor?: string): Promise<IntegrationRecord | undefined>;
   /** Applies the closures in one transaction; answers those that changed a row. */
   applyIntegrationClosures(closures: readonly IntegrationClosure[], now: number): Promise<IntegrationClosure[]>;
 
   // Plans and the policy version
   listPlans(options?: { includeArchived?: boolean }): Promise<PlanRecord[]>;
   getPlan(id: number): Promise<PlanRecord | undefined>;
-  insertPlan(input: PlanInput, now: number): Promise<PlanRecord>;
-  updatePlan(id: number, changes: PlanChanges, now: number): Promise<PlanRecord | undefined>;
+  /** Plan changes are audited as `actor`, in their own transaction; the sync as the config file. */
+  insertPlan(input: PlanInput, now: number, actor?: string): Promise<PlanRecord>;
+  updatePlan(id: number, changes: PlanChanges, now: number, actor?: string): Promise<PlanRecord | undefined>;
   syncDeclaredPlans(declared: readonly DeclaredPlan[], now: number): Promise<DeclaredPlansSync>;
   getPolicyVersion(): Promise<number>;
   getPolicyVersionChange(): Promise<{ version: number; changedAt: number | null }>;
@@ -129,11 +133,15 @@ export interface Store {
 
   // Legacy-bridge sessions revoked, read by every node's bridge
   /** Revokes a session; again, it keeps the first revocation and only moves its expiry later. */
-  upsertBridgeRevocation(input: BridgeRevocationInput, now: number): Promise<BridgeRevocationRecord>;
+  upsertBridgeRevocation(input: BridgeRevocationInput, now: number, actor?: string): Promise<BridgeRevocationRecord>;
   /** The revocations whose token has not expired at `now`. */
   listBridgeRevocations(now: number): Promise<BridgeRevocationRecord[]>;
   /** Deletes those whose token has expired (the retention pass); answers how many. */
   deleteExpiredBridgeRevocations(now: number): Promise<number>;
+
+  // The audit trail
+  /** Every audited change, newest first (see audit-changes.ts). */
+  listAuditEvents(query: AuditQuery): Promise<AuditEventRecord[]>;
 
   /** The per-install secret caller fingerprints are keyed with, created on first use. */
   getInstallSecret(): Promise<string>;

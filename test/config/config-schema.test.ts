@@ -38,3 +38,29 @@ describe('plans in the config file', () => {
     expect(() => load({ plans: { 'legacy-2027': plan('legacy-2027') } })).toThrow(/^plans: /);
   });
 });
+
+describe('named admin tokens', () => {
+  const token = (name: unknown, value = `${String(name)}-token-0123456789`) => ({ name, token: value });
+
+  test('are kept as written, and stand in for adminToken on an address that is not loopback', () => {
+    const config = load({ dashboard: '0.0.0.0:8809', adminTokens: [token('alice'), token('ci@deploy')] });
+    expect(config.adminTokens).toEqual([token('alice'), token('ci@deploy')]);
+    expect(() => load({ dashboard: '0.0.0.0:8809' })).toThrow(/^adminToken: required when the dashboard listens on 0\.0\.0\.0/);
+    expect(load({}).adminTokens).toEqual([]);
+  });
+
+  test.each([
+    [[token('alice'), token('alice', 'another-token-0123456789')], /^adminTokens\.1\.name: "alice" is named twice$/],
+    [[token('alice', 'shared-token-0123456789'), token('bob', 'shared-token-0123456789')], /^adminTokens\.1\.token: the same token twice/],
+    [[token('bad name')], /^adminTokens\.0\.name: expected 1 to 64 letters/],
+    [[token('-x')], /^adminTokens\.0\.name: expected/],
+    [[token('short', 'too-short')], /^adminTokens\.0\.token: must be at least 16 characters$/],
+    [[{ name: 'x', token: 'x-token-0123456789', role: 'admin' }], /^adminTokens\.0: /],
+  ])('refuse %j, naming the field', (tokens, message) => {
+    expect(() => load({ adminTokens: tokens })).toThrow(message);
+  });
+
+  test('refuse a named token equal to adminToken: its changes could not be told apart', () => {
+    expect(() => load({ adminToken: 'one-token-0123456789', adminTokens: [token('alice', 'one-token-0123456789')] })).toThrow(/^adminTokens\.0\.token: the same token twice/);
+  });
+});

@@ -24,6 +24,8 @@ export interface ApiErrorBody {
 export type {
   AlertJson as Alert,
   AlertsJson as AlertsResponse,
+  AuditEventJson as AuditEvent,
+  AuditJson as AuditResponse,
   FleetJson as FleetResponse,
   FleetNodeJson as FleetNode,
   SidecarJson as Sidecar,

@@ -5,6 +5,7 @@
 import { ApiError, createApiClient } from './api-client.js';
 import type { FleetResponse, IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
 import { createEvaluateButton, loadAlerts } from './alerts-panel.js';
+import { loadAudit } from './audit-panel.js';
 import { createFleetCheckButton, loadFleet } from './fleet-panel.js';
 import { byId, emptyState, errorLine, failureLine, h, loading, replaceChildren } from './dom.js';
 import { formatBasis, formatScope } from './format.js';
@@ -129,7 +130,7 @@ async function loadPlansAndShare(): Promise<void> {
       return;
     }
   }
-  await Promise.all([loadShare(), loadIntegrations()]);
+  await Promise.all([loadShare(), loadIntegrations(), loadAudit(api, byId('audit-body'))]);
 }
 
 async function loadVolume(): Promise<void> {

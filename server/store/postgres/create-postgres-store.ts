@@ -1,4 +1,5 @@
 import type { Store } from '../store.js';
+import { createAuditedChanges } from './audited-changes.js';
 import { applyIntegrationClosures } from './apply-integration-closures.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
@@ -8,7 +9,6 @@ import { getInstallSecret } from './get-install-secret.js';
 import { getIntegration } from './get-integration.js';
 import { getPlan } from './get-plan.js';
 import { insertAlertDelivery } from './insert-alert-delivery.js';
-import { insertPlan } from './insert-plan.js';
 import { insertProbe } from './insert-probe.js';
 import { listAlerts } from './list-alerts.js';
 import { listBridgeRevocations } from './list-bridge-revocations.js';
@@ -22,7 +22,6 @@ import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
-import { pausePlans, resumePlans } from './pause-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
@@ -34,10 +33,6 @@ import { saveAlertEvaluation } from './save-alert-evaluation.js';
 import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
 import { sumScopeShare } from './sum-scope-share.js';
 import { sumServedRequests } from './sum-served-requests.js';
-import { syncDeclaredPlans } from './sync-declared-plans.js';
-import { updateIntegration } from './update-integration.js';
-import { updatePlan } from './update-plan.js';
-import { upsertBridgeRevocation } from './upsert-bridge-revocation.js';
 import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
 import { writeOneFlush } from './write-one-flush.js';
 import { writeTally } from './write-tally.js';
@@ -74,18 +69,12 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
 
     listIntegrations: () => listIntegrations(db),
     getIntegration: (key) => getIntegration(db, key),
-    updateIntegration: (key, changes, now) => updateIntegration(db, key, changes, now),
     applyIntegrationClosures: (closures, now) => applyIntegrationClosures(db, closures, now),
 
     listPlans: (options) => listPlans(db, options),
     getPlan: (id) => getPlan(db, id),
-    insertPlan: (input, now) => insertPlan(db, input, now),
-    updatePlan: (id, changes, now) => updatePlan(db, id, changes, now),
-    syncDeclaredPlans: (declared, now) => syncDeclaredPlans(db, declared, now),
     getPolicyVersion: () => getPolicyVersion(db),
     getPolicyVersionChange: () => getPolicyVersionChange(db),
-    pausePlans: (input, now) => pausePlans(db, input, now),
-    resumePlans: (planIds, by, now) => resumePlans(db, planIds, by, now),
     listPlanPauses: (query) => listPlanPauses(db, query),
 
     listAlerts: (options) => listAlerts(db, options),
@@ -98,9 +87,10 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     insertProbe: (probe) => insertProbe(db, probe),
     listLatestProbes: () => listLatestProbes(db),
 
-    upsertBridgeRevocation: (input, now) => upsertBridgeRevocation(db, input, now),
     listBridgeRevocations: (now) => listBridgeRevocations(db, now),
     deleteExpiredBridgeRevocations: (now) => deleteExpiredBridgeRevocations(db, now),
+
+    ...createAuditedChanges(db),
 
     getInstallSecret: () => getInstallSecret(db),
   };

@@ -1,4 +1,5 @@
 import type { Store } from '../store.js';
+import { createAuditedChanges } from './audited-changes.js';
 import { deleteAlerts } from './delete-alerts.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
@@ -8,7 +9,6 @@ import { getInstallSecret } from './get-install-secret.js';
 import { getIntegration } from './get-integration.js';
 import { getPlan } from './get-plan.js';
 import { insertAlertDelivery } from './insert-alert-delivery.js';
-import { insertPlan } from './insert-plan.js';
 import { insertProbe } from './insert-probe.js';
 import { listAlerts } from './list-alerts.js';
 import { listBridgeRevocations } from './list-bridge-revocations.js';
@@ -22,7 +22,6 @@ import { listModernCallerCounts } from './list-modern-caller-counts.js';
 import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
-import { pausePlans, resumePlans } from './pause-plans.js';
 import { listScopeCallers } from './list-scope-callers.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
@@ -33,13 +32,9 @@ import { getPolicyVersion, getPolicyVersionChange } from './policy-version.js';
 import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
 import { sumScopeShare } from './sum-scope-share.js';
 import { sumServedRequests } from './sum-served-requests.js';
-import { syncDeclaredPlans } from './sync-declared-plans.js';
 import { updateIntegrationClosure } from './update-integration-closure.js';
-import { updateIntegration } from './update-integration.js';
-import { updatePlan } from './update-plan.js';
 import { upsertAlertSetting } from './upsert-alert-setting.js';
 import { upsertAlerts } from './upsert-alerts.js';
-import { upsertBridgeRevocation } from './upsert-bridge-revocation.js';
 import { writeLegacySpoolBatches } from './write-legacy-spool-batches.js';
 import { createStreamWriter } from './write-tally-streams.js';
 
@@ -78,18 +73,12 @@ export function createSqliteStore(database: SqliteDatabase): Store {
 
     listIntegrations: async () => listIntegrations(db),
     getIntegration: async (key) => getIntegration(db, key),
-    updateIntegration: async (key, changes, now) => updateIntegration(db, key, changes, now),
     applyIntegrationClosures: async (closures, now) => db.transaction(() => closures.filter((closure) => updateIntegrationClosure(db, closure, now))),
 
     listPlans: async (options) => listPlans(db, options),
     getPlan: async (id) => getPlan(db, id),
-    insertPlan: async (input, now) => insertPlan(db, input, now),
-    updatePlan: async (id, changes, now) => updatePlan(db, id, changes, now),
-    syncDeclaredPlans: async (declared, now) => syncDeclaredPlans(db, declared, now),
     getPolicyVersion: async () => getPolicyVersion(db),
     getPolicyVersionChange: async () => getPolicyVersionChange(db),
-    pausePlans: async (input, now) => pausePlans(db, input, now),
-    resumePlans: async (planIds, by, now) => resumePlans(db, planIds, by, now),
     listPlanPauses: async (query) => listPlanPauses(db, query),
 
     listAlerts: async (options) => listAlerts(db, options),
@@ -108,9 +97,10 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     insertProbe: async (probe) => insertProbe(db, probe),
     listLatestProbes: async () => listLatestProbes(db),
 
-    upsertBridgeRevocation: async (input, now) => upsertBridgeRevocation(db, input, now),
     listBridgeRevocations: async (now) => listBridgeRevocations(db, now),
     deleteExpiredBridgeRevocations: async (now) => deleteExpiredBridgeRevocations(db, now),
+
+    ...createAuditedChanges(db),
 
     getInstallSecret: async () => getInstallSecret(db),
   };

@@ -11,3 +11,4 @@ export * from './sidecar-nodes.js';
 export * from './tally-streams.js';
 export * from './bridge-revocations.js';
 export * from './plan-pauses.js';
+export * from './audit-events.js';

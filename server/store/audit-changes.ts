@@ -1,0 +1,90 @@
+/**
+ * The audit records a change leaves, from the rows before and after it. Pure and dialect-neutral:
+ * each store runs it inside the change's own transaction and writes what it answers, so a change
+ * and its record are stored together or not at all.
+ */
+import type { AuditAction } from './sqlite/schema/index.js';
+import type { IntegrationRecord } from './sqlite/list-integrations.js';
+import type { PlanPauseRecord } from './sqlite/pause-plans.js';
+import type { PlanRecord } from './sqlite/plan-record.js';
+import type { BridgeRevocationRecord } from './sqlite/upsert-bridge-revocation.js';
+
+export interface AuditInput {
+  actor: string;
+  action: AuditAction;
+  subject: string;
+  /** The fields that changed, as they were; null for something new. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface AuditEventRecord extends AuditInput {
+  id: number;
+  at: number;
+}
+
+/** Who a change is recorded as when its caller named no one (tests, and internal upkeep). */
+export const UNATTRIBUTED = 'unattributed';
+
+/** The config file's declared plans, synced at start. */
+export const CONFIG_FILE_ACTOR = 'config file';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The fields of `after` that differ from `before`, each side with its own values; null when none do. */
+export function changedFields<T extends object>(before: T, after: T, ignore: readonly (keyof T)[] = []): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const was: Record<string, unknown> = {};
+  const now: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof T & string)[]) {
+    if (ignore.includes(key) || same(before[key], after[key])) continue;
+    was[key] = before[key];
+    now[key] = after[key];
+  }
+  return Object.keys(now).length === 0 ? null : { before: was, after: now };
+}
+
+const PLAN_IGNORED: readonly (keyof PlanRecord)[] = ['updatedAt'];
+
+/** A plan made or changed: archived and restored by their own names, with any other change beside. */
+export function planAudit(before: PlanRecord | undefined, after: PlanRecord, actor: string): AuditInput | null {
+  const subject = `plan:${after.id}`;
+  if (before === undefined) return { actor, action: 'plan.create', subject, before: null, after: { ...after } };
+  const diff = changedFields(before, after, PLAN_IGNORED);
+  if (diff === null) return null;
+  const action: AuditAction = before.archivedAt === null && after.archivedAt !== null ? 'plan.archive' : before.archivedAt !== null && after.archivedAt === null ? 'plan.restore' : 'plan.update';
+  return { actor, action, subject, ...diff };
+}
+
+/** The records of the declared plans' sync: each plan made, changed, archived or restored by the file. */
+export function declaredPlanAudits(before: readonly PlanRecord[], after: readonly PlanRecord[]): AuditInput[] {
+  const was = new Map(before.map((plan) => [plan.id, plan]));
+  return after.flatMap((plan) => planAudit(was.get(plan.id), plan, CONFIG_FILE_ACTOR) ?? []);
+}
+
+/** Pauses begun (a row not there before) and ended early (a row whose end was set). */
+export function pauseAudits(before: readonly PlanPauseRecord[], after: readonly PlanPauseRecord[], actor: string): AuditInput[] {
+  const was = new Map(before.map((pause) => [pause.id, pause]));
+  return after.flatMap((pause): AuditInput[] => {
+    const old = was.get(pause.id);
+    const subject = `pause:${pause.id}`;
+    if (old === undefined) return [{ actor, action: 'pause.start', subject, before: null, after: { ...pause } }];
+    const diff = changedFields(old, pause);
+    return diff === null ? [] : [{ actor, action: 'pause.end', subject, ...diff }];
+  });
+}
+
+export function revocationAudit(before: BridgeRevocationRecord | undefined, after: BridgeRevocationRecord, actor: string): AuditInput | null {
+  const subject = `bridge-session:${after.sessionId}`;
+  if (before === undefined) return { actor, action: 'bridge.revoke', subject, before: null, after: { ...after } };
+  const diff = changedFields(before, after);
+  return diff === null ? null : { actor, action: 'bridge.revoke', subject, ...diff };
+}
+
+const INTEGRATION_FIELDS = ['displayName', 'owner', 'contact', 'status', 'notes'] as const;
+
+/** What operators edit about a caller; its sightings and counts move with traffic and are not audited. */
+export function integrationAudit(before: IntegrationRecord, after: IntegrationRecord, actor: string): AuditInput | null {
+  const pick = (record: IntegrationRecord) => Object.fromEntries(INTEGRATION_FIELDS.map((field) => [field, record[field]]));
+  const diff = changedFields(pick(before), pick(after));
+  return diff === null ? null : { actor, action: 'integration.update', subject: `integration:${after.key}`, ...diff };
+}
