@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { generateBrownouts, isTimeZone } from '../analysis/generate-brownouts.js';
+import { parseDuration } from '../lib/parse-duration.js';
 import { scopeCarriesModern } from '../protocol/modern-carriers.js';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
@@ -21,6 +23,43 @@ const brownoutSchema = z
   .object({ startsAt: isoTime, endsAt: isoTime, note: z.string().max(500).nullable().optional() })
   .strict()
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' });
+
+/** The longest one generated window may be. */
+const MAX_BROWNOUT_MS = 7 * 86_400_000;
+
+const brownoutSpan = z.string().transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0 || ms > MAX_BROWNOUT_MS) {
+    ctx.addIssue({ code: 'custom', message: 'expected a span such as 1h, 4h, 12h or 1d, at most 7d' });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/**
+ * Escalating brownouts, generated into `brownouts` when a plan is made or changed: the first on
+ * `firstDate` at `startTime` in `timeZone`, each next `everyDays` local days later at the same local
+ * time, each as long as its entry in `durations`. Only the windows are stored.
+ */
+export const brownoutScheduleSchema = z
+  .object({
+    firstDate: day,
+    startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a local time as HH:MM, 00:00 to 23:59'),
+    timeZone: z.string().min(1).max(64).refine(isTimeZone, 'expected an IANA time zone such as Europe/Berlin, America/New_York or UTC'),
+    durations: z.array(brownoutSpan).min(1).max(20),
+    everyDays: z.number().int('must be a whole number of days').min(1).max(90).default(7),
+    note: z.string().max(400).optional(),
+  })
+  .strict()
+  .superRefine((schedule, ctx) => {
+    // Runs even when a field was refused: only a schedule whose every field passed is generated.
+    const whole = isTimeZone(schedule.timeZone) && /^\d\d:\d\d$/.test(schedule.startTime) && day.safeParse(schedule.firstDate).success && schedule.durations.every((ms) => typeof ms === 'number');
+    if (!whole) return;
+    const { overlapsAt } = generateBrownouts({ ...schedule, durationsMs: schedule.durations });
+    if (overlapsAt !== null) ctx.addIssue({ code: 'custom', path: ['durations', overlapsAt], message: `runs into the next window, ${schedule.everyDays} day${schedule.everyDays === 1 ? '' : 's'} later: make it shorter or everyDays longer` });
+  });
+
+export type BrownoutScheduleInput = z.output<typeof brownoutScheduleSchema>;
 
 const exemptionSchema = z
   .object({
@@ -49,6 +88,7 @@ const planFields = {
   basis: z.enum(SHARE_BASES),
   policyUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).nullable(),
   brownouts: z.array(brownoutSchema).max(100),
+  brownoutSchedule: brownoutScheduleSchema,
   action: z.enum(PLAN_ACTIONS),
   blockNewCallersFrom: day.nullable(),
   quietDays: z.number().int('must be a whole number of days').min(1).max(3650),
@@ -58,8 +98,15 @@ const planFields = {
   acknowledgeRefusingModern: z.literal(true, 'send true, or leave it out'),
 };
 
+/** A schedule replaces the list: a request may send one or the other. */
+function oneBrownoutSource(input: unknown, ctx: z.RefinementCtx): void {
+  if (typeof input === 'object' && input !== null && 'brownouts' in input && 'brownoutSchedule' in input) {
+    ctx.addIssue({ code: 'custom', path: ['brownoutSchedule'], message: 'send brownouts or brownoutSchedule, not both: the schedule generates the list' });
+  }
+}
+
 /** POST /plans (and a plan declared in the config file): name, scope and the two dates are required. */
-export const planCreateSchema = z
+export const planCreateSchema = z.unknown().superRefine(oneBrownoutSource).pipe(z
   .object({
     ...planFields,
     targetShare: planFields.targetShare.default(0.005),
@@ -71,16 +118,17 @@ export const planCreateSchema = z
     quietDays: planFields.quietDays.default(30),
     gate: planFields.gate.default(null),
     exemptions: planFields.exemptions.default([]),
+    brownoutSchedule: planFields.brownoutSchedule.optional(),
     acknowledgeRefusingModern: planFields.acknowledgeRefusingModern.optional(),
   })
-  .strict();
+  .strict());
 
 /** PATCH /plans/:id: any subset, plus `archived`. */
-export const planPatchSchema = z
+export const planPatchSchema = z.unknown().superRefine(oneBrownoutSource).pipe(z
   .object({ ...planFields, archived: z.boolean() })
   .partial()
   .strict()
-  .refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change');
+  .refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change'));
 
 export type PlanCreate = z.output<typeof planCreateSchema>;
 export type PlanPatch = z.output<typeof planPatchSchema>;

@@ -11,7 +11,9 @@ import { loadPlanView } from '../views/load-plan-views.js';
 import { dryRunToCsv } from './dry-run-to-csv.js';
 import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
-import { day, planCreateSchema, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
+import { generateBrownouts } from '../analysis/generate-brownouts.js';
+import { formatDuration } from '../lib/parse-duration.js';
+import { day, planCreateSchema, type BrownoutScheduleInput, planIncoherence, planPatchSchema, type PlanCoherenceFields, type PlanCreate, type PlanPatch } from './plan-input-schema.js';
 import { dryRunToJson, planViewToJson } from './to-json.js';
 
 export interface PlansRouterDeps {
@@ -26,13 +28,23 @@ const idParam = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({ includeArchived: z.enum(['true', 'false']).optional() }).strict();
 const dryRunQuery = z.object({ at: day.optional(), format: z.enum(['json', 'csv']).optional() }).strict();
 
+/** A schedule's windows, each noting which step of it it is, how long and at what local time. */
+export function scheduledBrownouts(schedule: BrownoutScheduleInput): { startsAt: number; endsAt: number; note: string }[] {
+  const { windows } = generateBrownouts({ ...schedule, durationsMs: schedule.durations });
+  return windows.map((window, index) => ({
+    ...window,
+    note: `${schedule.note === undefined ? '' : `${schedule.note}: `}escalating brownout ${index + 1} of ${windows.length}, ${formatDuration(window.endsAt - window.startsAt)} from ${schedule.startTime} ${schedule.timeZone}`,
+  }));
+}
+
 /** The record's fields for an API or config-file input: times as epoch ms, notes as null when absent. */
 export function toRecordFields(input: PlanCreate | PlanPatch): PlanChanges {
-  const { scope, brownouts, exemptions, acknowledgeRefusingModern: _acknowledged, ...rest } = input;
+  const { scope, brownouts, brownoutSchedule, exemptions, acknowledgeRefusingModern: _acknowledged, ...rest } = input;
   return {
     ...rest,
     ...(scope === undefined ? {} : { scopeKind: scope.kind, scopeValue: scope.value }),
     ...(brownouts === undefined ? {} : { brownouts: brownouts.map((b) => ({ startsAt: Date.parse(b.startsAt), endsAt: Date.parse(b.endsAt), note: b.note ?? null })) }),
+    ...(brownoutSchedule === undefined ? {} : { brownouts: scheduledBrownouts(brownoutSchedule) }),
     ...(exemptions === undefined ? {} : { exemptions: exemptions.map((e) => ({ integration: e.integration, until: e.until, note: e.note ?? null })) }),
   };
 }

@@ -20,7 +20,34 @@ function today(): string {
 }
 
 /** The form's control names for the API's field names where they differ. */
-const CONTROL_OF: Readonly<Record<string, string>> = { targetShare: 'targetPercent', scope: 'scopeKind', 'gate.backstopDate': 'gateBackstopDate', 'gate.maxShare': 'gateMaxPercent', gate: 'gateBackstopDate' };
+const CONTROL_OF: Readonly<Record<string, string>> = {
+  targetShare: 'targetPercent',
+  scope: 'scopeKind',
+  'gate.backstopDate': 'gateBackstopDate',
+  'gate.maxShare': 'gateMaxPercent',
+  gate: 'gateBackstopDate',
+  brownoutSchedule: 'scheduleFirstDate',
+  'brownoutSchedule.firstDate': 'scheduleFirstDate',
+  'brownoutSchedule.startTime': 'scheduleStartTime',
+  'brownoutSchedule.timeZone': 'scheduleTimeZone',
+  'brownoutSchedule.everyDays': 'scheduleEveryDays',
+  'brownoutSchedule.durations': 'scheduleDurations',
+};
+
+/** The escalating schedule the form's fields describe, or nothing when no first date is given. */
+function scheduleFrom(control: (name: string) => Control): { brownoutSchedule: Record<string, unknown> } | Record<string, never> {
+  const firstDate = control('scheduleFirstDate').value;
+  if (firstDate === '') return {};
+  return {
+    brownoutSchedule: {
+      firstDate,
+      startTime: control('scheduleStartTime').value,
+      timeZone: control('scheduleTimeZone').value.trim(),
+      everyDays: Number(control('scheduleEveryDays').value),
+      durations: control('scheduleDurations').value.split(',').map((span) => span.trim()).filter((span) => span !== ''),
+    },
+  };
+}
 
 function percentToShare(text: string): number | null {
   return text.trim() === '' ? null : Number(text) / 100;
@@ -40,6 +67,8 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
   const kind = control('scopeKind') as HTMLSelectElement;
   const exemptions = createExemptionRows();
   let editing: Plan | undefined;
+  // The zones the browser knows, to pick from; any the server knows is taken.
+  replaceChildren(byId('plan-schedule-zones'), ...Intl.supportedValuesOf('timeZone').map((zone) => h('option', { value: zone })));
 
   const clearInvalid = () => {
     replaceChildren(errors);
@@ -51,7 +80,9 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
   const controlsFor = (parameter: string): HTMLElement[] => {
     const exemption = /^exemptions\.(\d+)\.(\w+)/.exec(parameter);
     if (exemption !== null) return [exemptions.control(Number(exemption[1]), exemption[2]!)].filter((c) => c !== undefined);
-    const named = form.elements.namedItem(CONTROL_OF[parameter] ?? CONTROL_OF[parameter.split('.')[0] ?? ''] ?? parameter.split('.')[0] ?? '');
+    const schedule = /^brownoutSchedule\.(\w+)/.exec(parameter);
+    const key = schedule === null ? parameter : `brownoutSchedule.${schedule[1]}`;
+    const named = form.elements.namedItem(CONTROL_OF[key] ?? CONTROL_OF[parameter.split('.')[0] ?? ''] ?? parameter.split('.')[0] ?? '');
     if (named instanceof RadioNodeList) return [...named].filter((c) => c instanceof HTMLElement);
     return named instanceof HTMLElement ? [named] : [];
   };
@@ -104,6 +135,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       quietDays: Number(control('quietDays').value),
       gate: control('gateBackstopDate').value === '' ? null : { backstopDate: control('gateBackstopDate').value, maxShare: percentToShare(control('gateMaxPercent').value) },
       exemptions: exemptions.read(),
+      ...scheduleFrom(control),
       ...((control('acknowledgeRefusingModern') as HTMLInputElement).checked ? { acknowledgeRefusingModern: true } : {}),
     };
     submit.disabled = true;
