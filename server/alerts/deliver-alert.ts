@@ -49,8 +49,13 @@ function describeResponse(response: Response): string {
  * Never throws: the outcome says what happened. Errors never name the URL, which for Slack is a secret.
  */
 export async function deliverAlert(kind: 'firing' | 'resolved', alert: AlertDraft, webhook: Webhook, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
+  return postWebhook(webhook, formatAlertPayload(kind, alert, webhook.format), policy);
+}
+
+/** POSTs one JSON body to one webhook, with the retries and refusals described above. Never throws. */
+export async function postWebhook(webhook: Webhook, payload: unknown, policy: DeliveryPolicy): Promise<DeliveryOutcome> {
   const timeoutMs = policy.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
-  const body = JSON.stringify(formatAlertPayload(kind, alert, webhook.format));
+  const body = JSON.stringify(payload);
   let attempts = 0;
   let lastError: string | null = null;
 

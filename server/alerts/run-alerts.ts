@@ -10,6 +10,7 @@ import { closeQuietCallers } from './close-quiet-callers.js';
 import { deliverAlert } from './deliver-alert.js';
 import { collectFindings, evaluateAlerts } from './evaluate-alerts.js';
 import { loadAlertContext } from './load-alert-context.js';
+import { runNotices, type SentNotice } from './run-notices.js';
 
 export interface AlertRunnerDeps {
   store: Store;
@@ -26,6 +27,8 @@ export interface AlertRunnerDeps {
   beforeRead?: () => Promise<void>;
   logger: Logger;
   attemptTimeoutMs?: number;
+  /** This node's name, recorded with each notice to callers it sends; without it no notices go out here. */
+  node?: string;
 }
 
 export interface DeliveredTransition {
@@ -37,6 +40,8 @@ export interface DeliveredTransition {
 export interface AlertRun {
   evaluatedAt: number;
   transitions: DeliveredTransition[];
+  /** Notices to callers this run sent (see run-notices.ts). */
+  notices: SentNotice[];
 }
 
 const DROPPED_KEY: AlertSettingKey = 'alerts.meteringDroppedEvents';
@@ -109,7 +114,29 @@ async function deliverAll(deps: AlertRunnerDeps, transitions: readonly { kind: '
 export async function runAlerts(deps: AlertRunnerDeps, options: { watchingSince: number; signal: AbortSignal }): Promise<AlertRun> {
   const { evaluatedAt, transitions } = await evaluateAndSave(deps, options.watchingSince);
   for (const t of transitions) deps.logger.info({ alert: t.alert.fingerprint, severity: t.alert.severity, summary: t.alert.summary }, `alert ${t.kind}`);
-  return { evaluatedAt, transitions: await deliverAll(deps, transitions, options.signal) };
+  const delivered = await deliverAll(deps, transitions, options.signal);
+  return { evaluatedAt, transitions: delivered, notices: await sendNotices(deps, options.signal) };
+}
+
+/** The notices due now, after the alerts; a failure here is logged and never stops the alerts. */
+async function sendNotices(deps: AlertRunnerDeps, signal: AbortSignal): Promise<SentNotice[]> {
+  if (deps.node === undefined) return [];
+  const { maxAttempts, initialBackoffMs } = deps.settings;
+  try {
+    const sent = await runNotices({
+      store: deps.store,
+      now: deps.now,
+      node: deps.node,
+      webhooks: deps.settings.webhooks,
+      policy: { maxAttempts, initialBackoffMs, signal, ...(deps.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: deps.attemptTimeoutMs }) },
+      logger: deps.logger,
+    });
+    for (const { notice } of sent) deps.logger.info({ integration: notice.integration, plan: notice.planId, stage: notice.stage, daysBefore: notice.daysBefore, status: notice.status }, 'notice to a caller');
+    return sent;
+  } catch (error) {
+    deps.logger.error({ err: error }, 'notices to callers could not be sent; the next run tries again');
+    return [];
+  }
 }
 
 export interface AlertRunner {

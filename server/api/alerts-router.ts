@@ -6,7 +6,7 @@ import type { AlertRecord } from '../store/sqlite/alert-record.js';
 import type { Store } from '../store/store.js';
 import { ALERT_STATES } from '../store/sqlite/schema/index.js';
 import { parseInput } from './parse-input.js';
-import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso } from './to-json.js';
+import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso, noticeToJson } from './to-json.js';
 
 export interface AlertsRouterDeps {
   store: () => Store;
@@ -37,7 +37,7 @@ export function createAlertsRouter(deps: AlertsRouterDeps): Router {
     if (deps.runner === undefined) throw new AppError('store_unavailable', 'alerts need the database, which could not be opened; see /healthz');
     const run = await deps.runner.run();
     const open = (await list()).filter((a) => a.state !== 'resolved').map(alertListingToJson);
-    res.json({ evaluatedAt: iso(run.evaluatedAt), transitions: run.transitions.map(transitionToJson), alerts: open });
+    res.json({ evaluatedAt: iso(run.evaluatedAt), transitions: run.transitions.map(transitionToJson), notices: run.notices.map((sent) => noticeToJson(sent.notice)), alerts: open });
   });
 
   router.get('/alerts/:id', async (req, res) => {

@@ -12,6 +12,7 @@ import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
 import { flushBeforeRead } from './flush-before-read.js';
 import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
+import { createNoticesRouter } from './notices-router.js';
 import { createPausesRouter } from './pauses-router.js';
 import { createPlansRouter } from './plans-router.js';
 import { requireAdminToken, type AdminToken } from './require-admin-token.js';
@@ -67,6 +68,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createFleetRouter({ store, now, ...deps.fleet }),
     createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
     createAuditRouter({ store }),
+    createNoticesRouter({ store, now }),
     createPausesRouter({
       store,
       now,

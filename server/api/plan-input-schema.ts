@@ -94,6 +94,11 @@ const planFields = {
   quietDays: z.number().int('must be a whole number of days').min(1).max(3650),
   gate: gateSchema.nullable(),
   exemptions: z.array(exemptionSchema).max(1000),
+  /** Days before each brownout, the block-new date and the cut on which the plan's active callers are told. */
+  noticeDays: z
+    .array(z.number().int('must be a whole number of days').min(1).max(365))
+    .max(10)
+    .refine((days) => new Set(days).size === days.length, 'a day is named twice'),
   /** Sent (not stored) to make a deny plan whose scope carries modern traffic: modern clients cannot fall back. */
   acknowledgeRefusingModern: z.literal(true, 'send true, or leave it out'),
 };
@@ -118,6 +123,7 @@ export const planCreateSchema = z.unknown().superRefine(oneBrownoutSource).pipe(
     quietDays: planFields.quietDays.default(30),
     gate: planFields.gate.default(null),
     exemptions: planFields.exemptions.default([]),
+    noticeDays: planFields.noticeDays.default([]),
     brownoutSchedule: planFields.brownoutSchedule.optional(),
     acknowledgeRefusingModern: planFields.acknowledgeRefusingModern.optional(),
   })

@@ -8,6 +8,7 @@ import type { AlertListing } from '../store/sqlite/list-alerts.js';
 import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import type { PlanPauseRecord } from '../store/sqlite/pause-plans.js';
 import type { AuditEventRecord } from '../store/audit-changes.js';
+import type { CallerContactRecord, CallerNoticeRecord } from '../store/sqlite/caller-notices.js';
 import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { EraUse } from '../views/load-callers-by-era.js';
@@ -69,12 +70,37 @@ export function planRecordToJson(plan: PlanRecord) {
     quietDays: plan.quietDays,
     gate: plan.gate,
     exemptions: plan.exemptions,
+    noticeDays: plan.noticeDays,
     /** The plan's key in the config file, when it is declared there (and read-only here). */
     declaredKey: plan.declaredKey,
     createdAt: iso(plan.createdAt),
     updatedAt: iso(plan.updatedAt),
     archivedAt: iso(plan.archivedAt),
   };
+}
+
+/** A notice to a caller about a plan's stage, and how its delivery went. */
+export function noticeToJson(notice: CallerNoticeRecord) {
+  return {
+    id: notice.id,
+    planId: notice.planId,
+    integration: notice.integration,
+    stage: notice.stage,
+    stageAt: iso(notice.stageAt),
+    daysBefore: notice.daysBefore,
+    status: notice.status,
+    node: notice.node,
+    claimedAt: iso(notice.claimedAt),
+    finishedAt: iso(notice.finishedAt),
+    attempts: notice.attempts,
+    lastError: notice.lastError,
+    requests: notice.requests,
+    versions: notice.versions,
+  };
+}
+
+export function contactToJson(contact: CallerContactRecord) {
+  return { ...contact, at: iso(contact.at) };
 }
 
 /** One audited change; `before` and `after` hold the fields that changed, as stored (times in epoch ms). */

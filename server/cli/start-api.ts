@@ -59,6 +59,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
           ...(options.metering === undefined ? {} : { metering: options.metering }),
           beforeRead,
           logger,
+          node: config.node,
         });
 
   const fleetNodes = config.fleet.nodes;

@@ -31,6 +31,7 @@ import type { PauseInput, PlanPauseRecord } from './sqlite/pause-plans.js';
 import type { PlanPauseQuery } from './sqlite/list-plan-pauses.js';
 import type { AuditEventRecord } from './audit-changes.js';
 import type { AuditQuery } from './sqlite/audit-events.js';
+import type { CallerContactRecord, CallerNoticeRecord, ContactInput, NoticeClaim, NoticeOutcome, NoticeQuery } from './sqlite/caller-notices.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -138,6 +139,15 @@ export interface Store {
   listBridgeRevocations(now: number): Promise<BridgeRevocationRecord[]>;
   /** Deletes those whose token has expired (the retention pass); answers how many. */
   deleteExpiredBridgeRevocations(now: number): Promise<number>;
+
+  // Notices to callers, and contacts made by hand
+  /** Inserts the claims whose notice is not there yet; answers those this call inserted (this node's to send). */
+  claimNotices(claims: readonly NoticeClaim[], now: number): Promise<CallerNoticeRecord[]>;
+  /** Records a claimed notice's delivery, audited; undefined when it was not `sending`. */
+  finishNotice(id: number, outcome: NoticeOutcome, now: number): Promise<CallerNoticeRecord | undefined>;
+  listCallerNotices(query?: NoticeQuery): Promise<CallerNoticeRecord[]>;
+  insertCallerContact(input: ContactInput, now: number, by: string): Promise<CallerContactRecord>;
+  listCallerContacts(integrations?: readonly string[]): Promise<CallerContactRecord[]>;
 
   // The audit trail
   /** Every audited change, newest first (see audit-changes.ts). */

@@ -41,7 +41,7 @@ describe('scheduleAlerts', () => {
   });
 
   test('runs on the cron schedule and stops, closing the runner', async () => {
-    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [] }));
+    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [], notices: [] }));
     stop = scheduleAlerts({ expression: '* * * * * *', runner, logger: capturingLogger().logger });
     await wait(2_300);
     expect(runner.runs).toBeGreaterThanOrEqual(1);
@@ -66,7 +66,7 @@ describe('scheduleAlerts', () => {
 
   test('an invalid expression is logged, not thrown, and schedules nothing', async () => {
     const { logger, lines } = capturingLogger();
-    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [] }));
+    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [], notices: [] }));
     stop = scheduleAlerts({ expression: 'every quarter hour', runner, logger });
     expect(lines.some((l) => l.level === 50 && /invalid cron expression/.test(l.msg))).toBe(true);
     await wait(1_100);
@@ -75,7 +75,7 @@ describe('scheduleAlerts', () => {
 
   test('a tick while a run is still delivering is skipped', async () => {
     const { logger, lines } = capturingLogger();
-    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [] }));
+    const runner = fakeRunner(async () => ({ evaluatedAt: 0, transitions: [], notices: [] }));
     runner.busy = true;
     stop = scheduleAlerts({ expression: '* * * * * *', runner, logger });
     await wait(1_300);

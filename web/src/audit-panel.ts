@@ -20,6 +20,8 @@ const ACTION_LABEL: Readonly<Record<AuditEvent['action'], string>> = {
   'pause.end': 'Pause ended early',
   'bridge.revoke': 'Bridge session revoked',
   'integration.update': 'Caller details changed',
+  'notice.send': 'Notice sent',
+  'contact.record': 'Contact recorded',
 };
 
 function shown(value: unknown): string {

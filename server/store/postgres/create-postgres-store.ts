@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { createAuditedChanges } from './audited-changes.js';
+import { claimNotices, finishNotice, insertCallerContact, listCallerContacts, listCallerNotices } from './caller-notices.js';
 import { applyIntegrationClosures } from './apply-integration-closures.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
@@ -91,6 +92,12 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     deleteExpiredBridgeRevocations: (now) => deleteExpiredBridgeRevocations(db, now),
 
     ...createAuditedChanges(db),
+
+    claimNotices: (claims, now) => claimNotices(db, claims, now),
+    finishNotice: (id, outcome, now) => finishNotice(db, id, outcome, now),
+    listCallerNotices: (query) => listCallerNotices(db, query),
+    insertCallerContact: (input, now, by) => insertCallerContact(db, input, now, by),
+    listCallerContacts: (integrations) => listCallerContacts(db, integrations),
 
     getInstallSecret: () => getInstallSecret(db),
   };

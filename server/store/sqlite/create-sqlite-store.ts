@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { createAuditedChanges } from './audited-changes.js';
+import { claimNotices, finishNotice, insertCallerContact, listCallerContacts, listCallerNotices } from './caller-notices.js';
 import { deleteAlerts } from './delete-alerts.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
 import { deleteExpiredTraffic } from './delete-expired-traffic.js';
@@ -101,6 +102,12 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     deleteExpiredBridgeRevocations: async (now) => deleteExpiredBridgeRevocations(db, now),
 
     ...createAuditedChanges(db),
+
+    claimNotices: async (claims, now) => claimNotices(db, claims, now),
+    finishNotice: async (id, outcome, now) => finishNotice(db, id, outcome, now),
+    listCallerNotices: async (query) => listCallerNotices(db, query),
+    insertCallerContact: async (input, now, by) => insertCallerContact(db, input, now, by),
+    listCallerContacts: async (integrations) => listCallerContacts(db, integrations),
 
     getInstallSecret: async () => getInstallSecret(db),
   };

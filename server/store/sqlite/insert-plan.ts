@@ -5,7 +5,7 @@ import { bumpPolicyVersion } from './policy-version.js';
 import { plansTable } from './schema/index.js';
 
 /** What a new plan needs: everything the record holds but its id and bookkeeping times. */
-export type PlanInput = Omit<PlanRecord, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt'>;
+export type PlanInput = Omit<PlanRecord, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'noticeDays'> & { noticeDays?: number[] };
 
 export function insertPlan(db: Db, input: PlanInput, now: number): PlanRecord {
   return db.transaction(() => {

@@ -41,6 +41,8 @@ export interface PlanRecord {
   exemptions: ExemptionRecord[];
   /** The plan's key in the config file when it is declared there; such a plan is read-only. */
   declaredKey: string | null;
+  /** Days before each brownout, the block-new date and the cut on which its active callers are told. */
+  noticeDays: number[];
   createdAt: number;
   updatedAt: number;
   archivedAt: number | null;

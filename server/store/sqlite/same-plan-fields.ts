@@ -23,6 +23,7 @@ function canonical(plan: DeclaredPlanFields): string {
     plan.gate === null ? null : [plan.gate.backstopDate, plan.gate.maxShare],
     brownouts,
     exemptions,
+    [...(plan.noticeDays ?? [])].sort((a, b) => b - a),
   ]);
 }
 

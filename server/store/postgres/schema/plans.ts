@@ -1,4 +1,4 @@
-import { bigint, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { SHARE_BASES } from '../../../protocol/work-request.js';
 import { PLAN_ACTIONS, PLAN_SCOPE_KINDS } from '../../sqlite/schema/plans.js';
 
@@ -19,6 +19,7 @@ export const plansTable = pgTable('plans', {
   gateBackstopDate: text('gate_backstop_date'),
   gateMaxShare: doublePrecision('gate_max_share'),
   declaredKey: text('declared_key').unique(),
+  noticeDays: jsonb('notice_days').$type<number[]>().notNull().default([]),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
   archivedAt: bigint('archived_at', { mode: 'number' }),

@@ -12,3 +12,4 @@ export * from './tally-streams.js';
 export * from './bridge-revocations.js';
 export * from './plan-pauses.js';
 export * from './audit-events.js';
+export * from './caller-notices.js';

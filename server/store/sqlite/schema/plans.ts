@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { SHARE_BASES } from '../../../protocol/work-request.js';
 
@@ -37,6 +38,8 @@ export const plansTable = sqliteTable('plans', {
   gateMaxShare: real('gate_max_share'),
   // Set when the plan is declared in the config file: it is then read-only through the API.
   declaredKey: text('declared_key').unique(),
+  // Days before each brownout, the block-new date and the cut on which its active callers are told.
+  noticeDays: text('notice_days', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
   archivedAt: integer('archived_at'),

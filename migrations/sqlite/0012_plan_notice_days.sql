@@ -1,0 +1,1 @@
+ALTER TABLE `plans` ADD `notice_days` text DEFAULT '[]' NOT NULL;

@@ -1,0 +1,46 @@
+/**
+ * The bodies webhooks receive for a notice to a caller. Pure. `json` carries everything a mail
+ * merge or a ticketing hook needs; `slack` is one line of plain text, like the alerts'.
+ */
+import type { WebhookFormat } from './format-alert-payload.js';
+
+export interface NoticeContent {
+  plan: { id: number; name: string; scope: string; policyUrl: string | null };
+  stage: { kind: 'brownout' | 'block-new' | 'cut'; at: number; endsAt: number | null; daysBefore: number };
+  caller: { integration: string; displayName: string | null; owner: string | null; contact: string | null };
+  /** The caller's served work requests in the plan's scope over its quiet days, and the versions they came by. */
+  usage: { days: number; requests: number; versions: readonly string[]; lastSeen: number };
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+
+const STAGE_WORDS = { brownout: 'a brownout refuses', 'block-new': 'new callers are refused for', cut: 'the cut retires' } as const;
+
+/** One sentence a person can forward as it is. */
+export function noticeSummary(notice: NoticeContent): string {
+  const { plan, stage, caller, usage } = notice;
+  const who = caller.displayName === null ? caller.integration : `${caller.displayName} (${caller.integration})`;
+  const when = stage.kind === 'brownout' && stage.endsAt !== null ? `from ${iso(stage.at)} to ${iso(stage.endsAt)}` : `from ${iso(stage.at)}`;
+  const versions = usage.versions.length === 0 ? '' : ` with ${usage.versions.join(', ')}`;
+  const policy = plan.policyUrl === null ? '' : ` Policy: ${plan.policyUrl}`;
+  return `${who}: in ${stage.daysBefore} day${stage.daysBefore === 1 ? '' : 's'}, ${STAGE_WORDS[stage.kind]} ${plan.scope} (plan "${plan.name}") ${when}. It sent ${usage.requests} requests in scope over the last ${usage.days} days${versions}.${policy}`;
+}
+
+export function formatNoticePayload(notice: NoticeContent, format: WebhookFormat): Record<string, unknown> {
+  const summary = noticeSummary(notice);
+  if (format === 'slack') {
+    const owner = notice.caller.owner === null ? '' : ` Owner: ${notice.caller.owner}${notice.caller.contact === null ? '' : `, ${notice.caller.contact}`}.`;
+    return { text: `[NOTICE] ${summary}${owner}` };
+  }
+  const { stage, usage } = notice;
+  return {
+    source: 'mcp-sunset',
+    kind: 'notice',
+    summary,
+    plan: notice.plan,
+    stage: { kind: stage.kind, at: iso(stage.at), endsAt: stage.endsAt === null ? null : iso(stage.endsAt), daysBefore: stage.daysBefore },
+    caller: notice.caller,
+    usage: { ...usage, versions: [...usage.versions], lastSeen: iso(usage.lastSeen) },
+    policyUrl: notice.plan.policyUrl,
+  };
+}
