@@ -14,7 +14,17 @@ export interface NoticeContent {
 
 const iso = (at: number) => new Date(at).toISOString();
 
-const STAGE_WORDS = { brownout: 'a brownout refuses', 'block-new': 'new callers are refused for', cut: 'the cut retires' } as const;
+/** What the stage does, in words around the scope's label ("Legacy", "http+sse", "Version 2025-06-18"). */
+function stageWords(kind: NoticeContent['stage']['kind'], scope: string): string {
+  switch (kind) {
+    case 'brownout':
+      return `refuses ${scope} requests in a brownout`;
+    case 'block-new':
+      return `refuses ${scope} requests from callers new to it`;
+    case 'cut':
+      return `refuses every ${scope} request (the cut)`;
+  }
+}
 
 /** One sentence a person can forward as it is. */
 export function noticeSummary(notice: NoticeContent): string {
@@ -23,7 +33,7 @@ export function noticeSummary(notice: NoticeContent): string {
   const when = stage.kind === 'brownout' && stage.endsAt !== null ? `from ${iso(stage.at)} to ${iso(stage.endsAt)}` : `from ${iso(stage.at)}`;
   const versions = usage.versions.length === 0 ? '' : ` with ${usage.versions.join(', ')}`;
   const policy = plan.policyUrl === null ? '' : ` Policy: ${plan.policyUrl}`;
-  return `${who}: in ${stage.daysBefore} day${stage.daysBefore === 1 ? '' : 's'}, ${STAGE_WORDS[stage.kind]} ${plan.scope} (plan "${plan.name}") ${when}. It sent ${usage.requests} requests in scope over the last ${usage.days} days${versions}.${policy}`;
+  return `${who}: in ${stage.daysBefore} day${stage.daysBefore === 1 ? '' : 's'}, plan "${plan.name}" ${stageWords(stage.kind, plan.scope)} ${when}. It sent ${usage.requests} requests in scope over the last ${usage.days} days${versions}.${policy}`;
 }
 
 export function formatNoticePayload(notice: NoticeContent, format: WebhookFormat): Record<string, unknown> {

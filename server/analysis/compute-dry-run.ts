@@ -37,6 +37,8 @@ export interface DryRunCallerFacts {
   contact: string | null;
   /** Whether it has started to move, over the same window (migration-state.ts). */
   migration: MigrationState | null;
+  /** What it was told: this plan's notices delivered to it, the last one's time, and the last contact made by hand. */
+  told: { notices: number; lastNoticeAt: number | null; lastContactAt: number | null };
 }
 
 export interface DryRunInputs {

@@ -6,6 +6,8 @@ import type { MigrationState } from '../analysis/migration-state.js';
 import type { listTraffic } from '../store/sqlite/list-traffic.js';
 import type {
   auditEventToJson,
+  contactToJson,
+  noticeToJson,
   alertListingToJson,
   alertsToJson,
   enforcementToJson,
@@ -18,6 +20,13 @@ import type {
   trendToJson,
 } from './to-json.js';
 
+export type NoticeJson = ReturnType<typeof noticeToJson>;
+export type ContactJson = ReturnType<typeof contactToJson>;
+/** GET /integrations/:key/notices: newest first. */
+export interface CallerToldJson {
+  notices: NoticeJson[];
+  contacts: ContactJson[];
+}
 export type AuditEventJson = ReturnType<typeof auditEventToJson>;
 /** GET /audit: a page of the newest changes first; `next` is the `before` of the next page, or null. */
 export interface AuditJson {
@@ -83,6 +92,8 @@ export interface DryRunCallerJson {
   transports: string[];
   /** Whether it has started to move, over the same window: `migrating` was served modern work beside its legacy work. */
   migration: MigrationState | null;
+  /** What it was told: this plan's notices delivered to it, the last one's time, and the last contact made by hand (ISO). */
+  told: { notices: number; lastNoticeAt: string | null; lastContactAt: string | null };
   /** The exemption covering `at`, if any: the caller would pass. */
   savedBy: { until: string; note: string | null } | null;
 }

@@ -1,6 +1,6 @@
 import type { DryRunJson } from './api-json.js';
 
-const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until', 'migration'];
+const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until', 'migration', 'notices_delivered', 'last_notice_at', 'last_contact_at'];
 
 /**
  * One field as RFC 4180 wants it. Text that a spreadsheet would run as a formula gets a leading
@@ -27,6 +27,9 @@ export function dryRunToCsv(report: DryRunJson): string {
     c.transports.join(' '),
     c.savedBy?.until ?? null,
     c.migration,
+    c.told.notices,
+    c.told.lastNoticeAt,
+    c.told.lastContactAt,
   ]);
   return [HEADER, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }

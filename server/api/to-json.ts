@@ -249,6 +249,7 @@ export function dryRunToJson(planId: number, report: DryRun): DryRunJson {
       versions: c.versions,
       transports: c.transports,
       migration: c.migration,
+      told: { notices: c.told.notices, lastNoticeAt: iso(c.told.lastNoticeAt), lastContactAt: iso(c.told.lastContactAt) },
       savedBy: c.savedBy,
     })),
     live: report.live === null ? null : { wouldBlock: report.live.wouldBlock, byCaller: Object.fromEntries(report.live.byCaller) },

@@ -5,6 +5,25 @@ import { loadCallersByEra } from './load-callers-by-era.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 
+const NOT_TOLD = { notices: 0, lastNoticeAt: null, lastContactAt: null };
+
+/** Per caller: the plan's notices delivered to it and the last one's time, and the last contact made by hand. */
+async function loadTold(store: Store, planId: number): Promise<(key: string) => { notices: number; lastNoticeAt: number | null; lastContactAt: number | null }> {
+  const byCaller = new Map<string, { notices: number; lastNoticeAt: number | null; lastContactAt: number | null }>();
+  const entry = (key: string) => byCaller.get(key) ?? byCaller.set(key, { ...NOT_TOLD }).get(key)!;
+  for (const notice of await store.listCallerNotices({ planId })) {
+    if (notice.status !== 'delivered') continue;
+    const told = entry(notice.integration);
+    told.notices += 1;
+    told.lastNoticeAt = Math.max(told.lastNoticeAt ?? 0, notice.finishedAt ?? notice.claimedAt);
+  }
+  for (const contact of await store.listCallerContacts()) {
+    const told = entry(contact.integration);
+    told.lastContactAt = Math.max(told.lastContactAt ?? 0, contact.at);
+  }
+  return (key) => byCaller.get(key) ?? NOT_TOLD;
+}
+
 /** Who a cut of the plan's scope on `at` (YYYY-MM-DD) would refuse, judged on the stored day counts. */
 export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now: number): Promise<DryRun> {
   const window = computeDryRunWindow(at, plan.quietDays, now);
@@ -12,6 +31,7 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
   // Whether each caller is already moving, over the same days.
   const byEra = await loadCallersByEra(store, window);
+  const told = await loadTold(store, plan.id);
   return computeDryRun({
     at,
     window,
@@ -19,7 +39,7 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
     facts: (key) => {
       const record = records.get(key);
       const migration = byEra.migration(byEra.eras(key), record?.lastLegacySeen);
-      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration };
+      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration, told: told(key) };
     },
     exemptions: plan.exemptions,
     servedRequests: await store.sumServedRequests(window),

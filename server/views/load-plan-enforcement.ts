@@ -17,6 +17,8 @@ export interface EnforcementWindow {
   note: string | null;
   /** Refused and would-block requests in scope over the window up to now; null when it refuses nothing or has not started. */
   counts: { from: number; to: number; refused: number; wouldBlock: number; bucket: Bucket } | null;
+  /** The notices to callers about this stage, by how they went; null for an entry no notice is about. */
+  notices: { delivered: number; failed: number; sending: number } | null;
 }
 
 export interface ExemptionView {
@@ -48,11 +50,19 @@ export async function loadPlanEnforcement(store: Store, plan: PlanRecord, now: n
   const gate = await loadGateState(store, plan, now);
   const scope = scopeOf(plan);
   const pauses = await store.listPlanPauses({ planId: plan.id });
+  const notices = await store.listCallerNotices({ planId: plan.id });
+  // A notice about the cut is about the retire date it was scheduled for; the cut's own entry moves with the gate.
+  const noticesOf = (kind: string, at: number) => {
+    const about = notices.filter((n) => n.stageAt === at && n.status !== 'skipped' && (n.stage === kind || (n.stage === 'cut' && kind === 'retire')));
+    if (kind !== 'brownout' && kind !== 'block-new' && kind !== 'retire') return null;
+    return { delivered: about.filter((n) => n.status === 'delivered').length, failed: about.filter((n) => n.status === 'failed').length, sending: about.filter((n) => n.status === 'sending').length };
+  };
   const { entries, phase } = computeEnforcementTimeline({ action: plan.action, clock: planClock(plan), brownouts: plan.brownouts, gate, pauses }, now);
   const timeline = await Promise.all(
     entries.map(async ({ countSpan, ...entry }) => ({
       ...entry,
       counts: countSpan === null ? null : { ...countSpan, ...(await store.sumScopeRefusals(scope, countSpan, await store.bucketFor(countSpan.from))) },
+      notices: noticesOf(entry.kind, entry.at),
     })),
   );
   const exemptions = plan.exemptions.map((e) => ({ ...e, endsAt: exemptionEndsAt(e.until), active: now < exemptionEndsAt(e.until) }));

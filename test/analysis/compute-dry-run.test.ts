@@ -15,7 +15,7 @@ const base: DryRunInputs = {
   at: AT,
   window: WINDOW,
   callers: [],
-  facts: (integration) => ({ identifiable: !UNIDENTIFIED.has(integration), displayName: integration === 'tok_a' ? 'Acme sync' : null, owner: null, contact: null, migration: 'legacy-only' }),
+  facts: (integration) => ({ identifiable: !UNIDENTIFIED.has(integration), displayName: integration === 'tok_a' ? 'Acme sync' : null, owner: null, contact: null, migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null } }),
   exemptions: [],
   servedRequests: 0,
   live: false,

@@ -26,23 +26,24 @@ const caller: DryRunCallerJson = {
   versions: ['2025-03-26', '2025-06-18'],
   transports: ['streamable-http'],
   migration: 'legacy-only',
+  told: { notices: 0, lastNoticeAt: null, lastContactAt: null },
   savedBy: null,
 };
 
 describe('dryRunToCsv', () => {
   test('writes a header row and one row per caller, empty fields for what is unknown', () => {
-    const lines = dryRunToCsv(report([caller, { ...caller, integration: 'tok_b', savedBy: { until: '2027-04-01', note: 'x' }, migration: 'migrating' }, { ...caller, integration: 'tok_c', migration: null }])).split('\r\n');
+    const lines = dryRunToCsv(report([caller, { ...caller, integration: 'tok_b', savedBy: { until: '2027-04-01', note: 'x' }, migration: 'migrating' }, { ...caller, integration: 'tok_c', migration: null, told: { notices: 2, lastNoticeAt: '2027-02-20T09:00:00.000Z', lastContactAt: '2027-02-21T10:00:00.000Z' } }])).split('\r\n');
     expect(lines).toEqual([
-      'integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration',
-      'tok_a,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only',
-      'tok_b,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,2027-04-01,migrating',
-      'tok_c,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,',
+      'integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration,notices_delivered,last_notice_at,last_contact_at',
+      'tok_a,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only,0,,',
+      'tok_b,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,2027-04-01,migrating,0,,',
+      'tok_c,,,,true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,,2,2027-02-20T09:00:00.000Z,2027-02-21T10:00:00.000Z',
       '',
     ]);
   });
 
   test('quotes commas, quotes and line breaks, and keeps text from being run as a spreadsheet formula', () => {
     const row = dryRunToCsv(report([{ ...caller, displayName: 'Acme, "sync"', owner: '=HYPERLINK("x")', contact: 'a\nb' }])).split('\r\n').slice(1, -1).join('\r\n');
-    expect(row).toBe('tok_a,"Acme, ""sync""","\'=HYPERLINK(""x"")","a\nb",true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only');
+    expect(row).toBe('tok_a,"Acme, ""sync""","\'=HYPERLINK(""x"")","a\nb",true,0.33,2027-02-27T00:00:00.000Z,2025-03-26 2025-06-18,streamable-http,,legacy-only,0,,');
   });
 });

@@ -85,10 +85,10 @@ describe('GET /api/v1/plans/:id/dry-run', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toContain(`plan-${planId}-dry-run-${day(90)}.csv`);
     const lines = (await response.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration');
+    expect(lines[0]).toBe('integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration,notices_delivered,last_notice_at,last_contact_at');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(new RegExp(`^tok_partner,,,,true,[\\d.]+,\\d{4}-\\d{2}-\\d{2}T00:00:00\\.000Z,2025-06-18,streamable-http,${day(120)},legacy-only$`));
-    expect(lines[3]).toMatch(/^anonymous,,,,false,[\d.]+,[^,]+,2024-11-05,http\+sse,,legacy-only$/);
+    expect(lines[1]).toMatch(new RegExp(`^tok_partner,,,,true,[\\d.]+,\\d{4}-\\d{2}-\\d{2}T00:00:00\\.000Z,2025-06-18,streamable-http,${day(120)},legacy-only,0,,$`));
+    expect(lines[3]).toMatch(/^anonymous,,,,false,[\d.]+,[^,]+,2024-11-05,http\+sse,,legacy-only,0,,$/);
   });
 
   test.each([

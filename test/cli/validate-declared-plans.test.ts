@@ -45,6 +45,7 @@ describe('validating the plans of the config file', () => {
         quietDays: 30,
         gate: null,
         exemptions: [{ integration: 'tok_a', until: '2027-08-01', note: null }],
+        noticeDays: [],
       },
     });
   });

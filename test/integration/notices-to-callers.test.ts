@@ -126,6 +126,13 @@ describe('notices to callers', () => {
         ['brownout', 14, 'delivered'],
       ]);
       expect((await service.api(`/api/v1/integrations/${keys.get('exempt-token')}/notices`)).body.notices).toEqual([]);
+      // The dry run says who was told, in JSON and in the CSV for outreach.
+      const dryRun = (await service.api(`/api/v1/plans/${id}/dry-run`)).body as { callers: { integration: string; told: { notices: number; lastNoticeAt: string | null } }[] };
+      const toldOf = (token: string) => dryRun.callers.find((c) => c.integration === keys.get(token))?.told;
+      expect(toldOf('active-token')).toMatchObject({ notices: 2, lastNoticeAt: expect.any(String) });
+      expect(toldOf('exempt-token')).toMatchObject({ notices: 0, lastNoticeAt: null });
+      const csv = await (await fetch(new URL(`/api/v1/plans/${id}/dry-run?format=csv`, service.apiUrl))).text();
+      expect(csv.split('\r\n').find((line) => line.startsWith(keys.get('active-token')!))).toMatch(/,2,\d{4}-\d\d-\d\dT[^,]+,$/);
     } finally {
       offset = 0;
       await first.dispose();

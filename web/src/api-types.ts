@@ -26,6 +26,7 @@ export type {
   AlertsJson as AlertsResponse,
   AuditEventJson as AuditEvent,
   AuditJson as AuditResponse,
+  CallerToldJson as CallerToldResponse,
   FleetJson as FleetResponse,
   FleetNodeJson as FleetNode,
   SidecarJson as Sidecar,

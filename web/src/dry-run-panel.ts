@@ -8,6 +8,14 @@ import { errorLine, h, loading, replaceChildren } from './dom.js';
 import { formatCount, formatDay, formatShare, formatTime } from './format.js';
 import { MIGRATION_TEXT } from './integrations-panel.js';
 
+/** "2 notices, last 2026-12-01; contact 2026-12-03", or a dash when nothing was said. */
+function toldText(told: DryRunJson['callers'][number]['told']): string {
+  const parts: string[] = [];
+  if (told.notices > 0) parts.push(`${formatCount(told.notices)} notice${told.notices === 1 ? '' : 's'}, last ${formatDay(told.lastNoticeAt)}`);
+  if (told.lastContactAt !== null) parts.push(`contact ${formatDay(told.lastContactAt)}`);
+  return parts.length === 0 ? '—' : parts.join('; ');
+}
+
 function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
   return h(
     'tr',
@@ -19,6 +27,7 @@ function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
     h('td', {}, caller.versions.join(', ') || '—'),
     h('td', {}, caller.transports.join(', ') || '—'),
     h('td', { 'data-testid': 'dry-run-migration' }, caller.migration === null ? '—' : (MIGRATION_TEXT.get(caller.migration) ?? caller.migration)),
+    h('td', { 'data-testid': 'dry-run-told' }, toldText(caller.told)),
     h('td', {}, caller.savedBy === null ? 'refused' : `saved by exemption until ${formatDay(caller.savedBy.until)}${caller.savedBy.note === null ? '' : ` (${caller.savedBy.note})`}`),
   );
 }
@@ -54,7 +63,7 @@ function renderResult(api: ApiClient, plan: Plan, result: DryRunJson): (HTMLElem
         'table',
         { 'data-testid': 'dry-run-table' },
         h('caption', { class: 'visually-hidden' }, `Callers the cut on ${result.at} would refuse`),
-        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'Last seen', 'Versions', 'Transports', 'Moving', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'Last seen', 'Versions', 'Transports', 'Moving', 'Told', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...result.callers.map(callerRow)),
       ),
     ),

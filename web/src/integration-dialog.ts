@@ -1,7 +1,8 @@
 /** The edit form for one integration: a modal dialog that PATCHes what operators know about it. */
 import type { ApiClient } from './api-client.js';
-import type { Integration, IntegrationStatus } from './api-types.js';
-import { byId, errorLine, replaceChildren } from './dom.js';
+import type { CallerToldResponse, Integration, IntegrationStatus } from './api-types.js';
+import { byId, emptyState, errorLine, h, replaceChildren } from './dom.js';
+import { formatDay, formatTime } from './format.js';
 import { integrationName } from './integrations-panel.js';
 
 const FIELDS = ['displayName', 'owner', 'contact', 'status', 'notes'] as const;
@@ -18,6 +19,42 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
   const errors = byId('integration-form-error');
   const field = (name: (typeof FIELDS)[number]) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   let current: Integration | undefined;
+
+  const told = byId('integration-told');
+  const contactForm = byId<HTMLFormElement>('contact-form');
+  const contactErrors = byId('contact-form-error');
+
+  /** The notices sent to the caller and the contacts made by hand, newest first. */
+  const loadTold = async (key: string) => {
+    try {
+      const answer = await api.get<CallerToldResponse>(`/integrations/${encodeURIComponent(key)}/notices`);
+      const rows = [
+        ...answer.notices
+          .filter((n) => n.status !== 'skipped')
+          .map((n) => ({ at: n.finishedAt ?? n.claimedAt, text: `Notice (plan ${n.planId}): ${n.stage} on ${formatDay(n.stageAt)}, ${n.daysBefore} day${n.daysBefore === 1 ? '' : 's'} before — ${n.status}${n.lastError === null ? '' : ` (${n.lastError})`}`, testid: 'told-notice' })),
+        ...answer.contacts.map((c) => ({ at: c.at, text: `${c.kind[0]!.toUpperCase()}${c.kind.slice(1)} by ${c.by}: ${c.note}`, testid: 'told-contact' })),
+      ].sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
+      replaceChildren(told, rows.length === 0 ? emptyState('Nothing sent or recorded yet.', 'told-empty') : h('ul', { class: 'told-list small' }, ...rows.map((r) => h('li', { 'data-testid': r.testid }, h('span', { class: 'muted' }, `${formatTime(r.at)} `), r.text))));
+    } catch (error) {
+      replaceChildren(told, errorLine(`Could not be loaded: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  };
+
+  contactForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (current === undefined) return;
+    const note = byId<HTMLInputElement>('contact-note');
+    replaceChildren(contactErrors);
+    note.removeAttribute('aria-invalid');
+    try {
+      await api.send('POST', `/integrations/${encodeURIComponent(current.key)}/contacts`, { kind: byId<HTMLSelectElement>('contact-kind').value, note: note.value });
+      note.value = '';
+      await loadTold(current.key);
+    } catch (error) {
+      note.setAttribute('aria-invalid', 'true');
+      replaceChildren(contactErrors, errorLine(`Not recorded: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  });
 
   byId('integration-cancel').addEventListener('click', () => dialog.close());
   form.addEventListener('submit', async (event) => {
@@ -55,6 +92,9 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
       field('status').value = integration.status;
       field('notes').value = integration.notes ?? '';
       replaceChildren(errors);
+      replaceChildren(contactErrors);
+      replaceChildren(told);
+      void loadTold(integration.key);
       dialog.showModal();
       field('displayName').focus();
     },

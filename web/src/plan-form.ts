@@ -135,6 +135,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       quietDays: Number(control('quietDays').value),
       gate: control('gateBackstopDate').value === '' ? null : { backstopDate: control('gateBackstopDate').value, maxShare: percentToShare(control('gateMaxPercent').value) },
       exemptions: exemptions.read(),
+      noticeDays: control('noticeDays').value.split(',').map((d) => d.trim()).filter((d) => d !== '').map(Number),
       ...scheduleFrom(control),
       ...((control('acknowledgeRefusingModern') as HTMLInputElement).checked ? { acknowledgeRefusingModern: true } : {}),
     };
@@ -178,6 +179,7 @@ export function createPlanForm(api: ApiClient, onSaved: (plan: Plan) => Promise<
       control('gateBackstopDate').value = plan.gate?.backstopDate ?? '';
       control('gateMaxPercent').value = plan.gate?.maxShare === null || plan.gate === null ? '' : shareToPercent(plan.gate.maxShare);
       exemptions.set(plan.exemptions);
+      control('noticeDays').value = plan.noticeDays.join(', ');
       showScopeValue();
       form.scrollIntoView({ block: 'nearest' });
       control('name').focus();

@@ -56,6 +56,14 @@ function pauseWho(enforcement: Enforcement, window: TimelineWindow): string | nu
   return pause.resumedBy === null ? ` (by ${pause.pausedBy})` : ` (by ${pause.pausedBy}; ended early by ${pause.resumedBy})`;
 }
 
+/** How many callers were told of this stage, and how many notices failed. */
+function noticesLine(window: TimelineWindow): HTMLElement | null {
+  const notices = window.notices;
+  if (notices === null || notices.delivered + notices.failed + notices.sending === 0) return null;
+  const failed = notices.failed === 0 ? '' : `, ${formatCount(notices.failed)} failed`;
+  return h('span', { class: 'timeline-notices small', 'data-testid': 'timeline-notices', 'data-delivered': notices.delivered, 'data-failed': notices.failed }, `${formatCount(notices.delivered)} notice${notices.delivered === 1 ? '' : 's'} delivered${failed}`);
+}
+
 function windowItem(enforcement: Enforcement, window: TimelineWindow): HTMLElement {
   return h(
     'li',
@@ -64,6 +72,7 @@ function windowItem(enforcement: Enforcement, window: TimelineWindow): HTMLEleme
     h('span', { class: 'timeline-what' }, WINDOW_LABEL[window.kind], window.note === null ? null : h('span', { class: 'muted' }, ` — ${window.note}`), h('span', { class: 'muted' }, pauseWho(enforcement, window))),
     h('span', { class: `badge timeline-state state-${window.state}` }, STATE_LABEL[window.state]),
     counts(window),
+    noticesLine(window),
   );
 }
 

@@ -39,11 +39,20 @@ function callerRows(callers: DryRunJson['callers'], n: (value: number) => string
     c.versions.join(' '),
     c.transports.join(' '),
     c.migration ?? '',
+    toldWords(c.told),
     c.savedBy === null ? 'refused' : `exempt until ${c.savedBy.until}`,
   ]);
 }
 
-const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'moving', 'on the cut'];
+const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'moving', 'told', 'on the cut'];
+
+/** "2 notices, last 12-01; call 12-03", "—" when nothing was said. */
+function toldWords(told: DryRunJson['callers'][number]['told']): string {
+  const parts = [];
+  if (told.notices > 0) parts.push(`${told.notices} notice${told.notices === 1 ? '' : 's'}, last ${told.lastNoticeAt?.slice(5, 10) ?? ''}`);
+  if (told.lastContactAt !== null) parts.push(`contact ${told.lastContactAt.slice(5, 10)}`);
+  return parts.length === 0 ? '—' : parts.join('; ');
+}
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The gate's verdict, then the callers that fail it. */

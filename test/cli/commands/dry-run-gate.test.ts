@@ -41,7 +41,7 @@ function seed(db: Db): { both: number; anonymousOnly: number } {
 }
 
 function caller(integration: string, overrides: Partial<DryRunCallerJson> = {}): DryRunCallerJson {
-  return { integration, displayName: null, owner: null, contact: null, identifiable: integration !== 'anonymous', requests: 10, requestsPerDay: 1, lastSeen: null, versions: [], transports: [], migration: 'legacy-only', savedBy: null, ...overrides };
+  return { integration, displayName: null, owner: null, contact: null, identifiable: integration !== 'anonymous', requests: 10, requestsPerDay: 1, lastSeen: null, versions: [], transports: [], migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null }, savedBy: null, ...overrides };
 }
 
 function report(callers: DryRunCallerJson[], refusedShare: number | null): DryRunJson {

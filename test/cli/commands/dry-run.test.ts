@@ -59,8 +59,8 @@ describe('mcp-sunset dry-run', () => {
     expect(text).toContain('(10 days)');
     expect(text).toContain('would refuse 1 of 2 callers in scope: 80 of 200 served work requests (40.00%)');
     expect(text).toContain('1 saved by an exemption');
-    expect(text).toMatch(new RegExp(String.raw`tok_a\s+Acme sync\s+Acme\s+ops@acme\.test\s+8\s+${dayBefore(2)}\s+2025-03-26 2025-06-18\s+streamable-http\s+legacy-only\s+refused`));
-    expect(text).toMatch(new RegExp(String.raw`tok_b\s+2\s+${dayBefore(3)}\s+2025-06-18\s+streamable-http\s+legacy-only\s+exempt until ${dayBefore(-14)}`));
+    expect(text).toMatch(new RegExp(String.raw`tok_a\s+Acme sync\s+Acme\s+ops@acme\.test\s+8\s+${dayBefore(2)}\s+2025-03-26 2025-06-18\s+streamable-http\s+legacy-only\s+—\s+refused`));
+    expect(text).toMatch(new RegExp(String.raw`tok_b\s+2\s+${dayBefore(3)}\s+2025-06-18\s+streamable-http\s+legacy-only\s+—\s+exempt until ${dayBefore(-14)}`));
     expect(text).not.toContain('would-block');
   });
 
