@@ -97,6 +97,6 @@ describe('who is already moving', () => {
     expect(refused).toEqual(new Map([[keys.get('both-eras-token'), 'migrating'], [keys.get('legacy-only-token'), 'legacy-only']]));
     const csv = await (await fetch(new URL(`/api/v1/plans/${id}/dry-run?format=csv`, service.apiUrl))).text();
     expect(csv).toContain(`${keys.get('both-eras-token')},`);
-    expect(csv.split('\r\n').find((line) => line.startsWith(keys.get('both-eras-token')!))).toMatch(/,migrating$/);
+    expect(csv.split('\r\n').find((line) => line.startsWith(keys.get('both-eras-token')!))).toMatch(/,migrating,0,,$/);
   });
 });

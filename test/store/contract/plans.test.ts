@@ -35,6 +35,8 @@ describe.each(BACKENDS)('%s store: plans', (_dialect, backend) => {
     const plan = await store.insertPlan(input, NOON);
     expect(plan).toEqual({
       ...input,
+      // Nothing said, no notices.
+      noticeDays: [],
       id: plan.id,
       brownouts: [input.brownouts[1], input.brownouts[0]],
       exemptions: [input.exemptions[1], input.exemptions[0]],
