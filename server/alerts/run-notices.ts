@@ -65,6 +65,11 @@ async function plannedNotices(store: Store, plan: PlanRecord, registry: Readonly
   );
 }
 
+/** A notice's identity, as the store's unique index has it. */
+function noticeKey(n: Pick<NoticeClaim, 'planId' | 'integration' | 'stage' | 'stageAt' | 'daysBefore'>): string {
+  return `${n.planId}|${n.integration}|${n.stage}|${n.stageAt}|${n.daysBefore}`;
+}
+
 /** One run: claims what is due, sends what this node claimed, records each outcome. Never throws for one notice. */
 export async function runNotices(deps: NoticeRunDeps): Promise<SentNotice[]> {
   const { store, logger } = deps;
@@ -77,10 +82,10 @@ export async function runNotices(deps: NoticeRunDeps): Promise<SentNotice[]> {
   const pending = (await Promise.all(plans.map((plan) => plannedNotices(store, plan, registry, deps.node, now)))).flat();
   if (pending.length === 0) return [];
   const claimed = await store.claimNotices(pending.map((p) => p.claim), now);
-  const contentOf = new Map(pending.map((p) => [`${p.claim.planId}|${p.claim.integration}|${p.claim.stage}|${p.claim.stageAt}|${p.claim.daysBefore}`, p.content]));
+  const contentOf = new Map(pending.map((p) => [noticeKey(p.claim), p.content]));
   const sent: SentNotice[] = [];
   for (const notice of claimed.filter((n) => n.status === 'sending')) {
-    const content = contentOf.get(`${notice.planId}|${notice.integration}|${notice.stage}|${notice.stageAt}|${notice.daysBefore}`)!;
+    const content = contentOf.get(noticeKey(notice))!;
     let attempts = 0;
     let lastError: string | null = null;
     let failed = false;

@@ -36,6 +36,8 @@ const brownoutSpan = z.string().transform((text, ctx) => {
   return ms;
 });
 
+const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a local time as HH:MM, 00:00 to 23:59');
+
 /**
  * Escalating brownouts, generated into `brownouts` when a plan is made or changed: the first on
  * `firstDate` at `startTime` in `timeZone`, each next `everyDays` local days later at the same local
@@ -44,7 +46,7 @@ const brownoutSpan = z.string().transform((text, ctx) => {
 export const brownoutScheduleSchema = z
   .object({
     firstDate: day,
-    startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a local time as HH:MM, 00:00 to 23:59'),
+    startTime: localTime,
     timeZone: z.string().min(1).max(64).refine(isTimeZone, 'expected an IANA time zone such as Europe/Berlin, America/New_York or UTC'),
     durations: z.array(brownoutSpan).min(1).max(20),
     everyDays: z.number().int('must be a whole number of days').min(1).max(90).default(7),
@@ -53,7 +55,7 @@ export const brownoutScheduleSchema = z
   .strict()
   .superRefine((schedule, ctx) => {
     // Runs even when a field was refused: only a schedule whose every field passed is generated.
-    const whole = isTimeZone(schedule.timeZone) && /^\d\d:\d\d$/.test(schedule.startTime) && day.safeParse(schedule.firstDate).success && schedule.durations.every((ms) => typeof ms === 'number');
+    const whole = isTimeZone(schedule.timeZone) && localTime.safeParse(schedule.startTime).success && day.safeParse(schedule.firstDate).success && schedule.durations.every((ms) => typeof ms === 'number');
     if (!whole) return;
     const { overlapsAt } = generateBrownouts({ ...schedule, durationsMs: schedule.durations });
     if (overlapsAt !== null) ctx.addIssue({ code: 'custom', path: ['durations', overlapsAt], message: `runs into the next window, ${schedule.everyDays} day${schedule.everyDays === 1 ? '' : 's'} later: make it shorter or everyDays longer` });

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, expect, test } from 'vitest';
 import { meter, type MeterMiddleware } from '../../server/express/index.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { legacyPlan, sendPlan, v1HttpAdd } from '../support/enforcement-peers.js';
+import { legacyPlan, sendPlan, v1Outcome } from '../support/enforcement-peers.js';
 import { startTestService } from '../support/start-test-service.js';
 import { startMeteredApp } from './metered-apps.js';
 
@@ -11,15 +11,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** What a v1 client gets from one node: the tool's answer, or the error it surfaces. */
-async function outcomeOf(url: URL): Promise<string> {
-  try {
-    return await v1HttpAdd(url);
-  } catch (error) {
-    return (error as Error).message.includes('brownout') ? 'brownout' : (error as Error).message;
-  }
-}
 
 test('a brownout begins and ends at the same instant on a sidecar and two middleware apps sharing one store', async () => {
   // One clock for every node, moved by the test: the edge must come from the plan, not from when each node heard of it.
@@ -52,7 +43,7 @@ test('a brownout begins and ends at the same instant on a sidecar and two middle
   const at = async (instant: number) => {
     offset = instant - Date.now();
     const outcomes: string[] = [];
-    for (const url of nodes) outcomes.push(await outcomeOf(url));
+    for (const url of nodes) outcomes.push(await v1Outcome(url));
     return outcomes;
   };
   expect(await at(startsAt - 5_000)).toEqual(['3', '3', '3']);

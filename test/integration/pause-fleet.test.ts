@@ -3,7 +3,7 @@ import { afterEach, expect, test } from 'vitest';
 import { meter } from '../../server/express/index.js';
 import { startMeteredApp } from '../express/metered-apps.js';
 import { startV2Server } from '../peers/v2-server.js';
-import { legacyPlan, sendPlan, v1HttpAdd } from '../support/enforcement-peers.js';
+import { legacyPlan, sendPlan, v1Outcome } from '../support/enforcement-peers.js';
 import { startTestService } from '../support/start-test-service.js';
 
 const HOUR = 3_600_000;
@@ -11,15 +11,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** What a v1 client gets from one node: the tool's answer, or `brownout` when it surfaces the refusal. */
-async function outcomeOf(url: URL): Promise<string> {
-  try {
-    return await v1HttpAdd(url);
-  } catch (error) {
-    return (error as Error).message.includes('brownout') ? 'brownout' : (error as Error).message;
-  }
-}
 
 interface NodeCounts {
   refused: number;
@@ -47,7 +38,7 @@ test('a pause through the API lets a v1 client through a brownout on a sidecar a
   const { body: fleet } = await service.api<{ policyVersion: number }>('/api/v1/fleet');
   const deadline = Date.now() + 10_000;
   while (metered.policy()?.version !== fleet.policyVersion && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const url of Object.values(nodes)) expect(await outcomeOf(url)).toBe('brownout');
+  for (const url of Object.values(nodes)) expect(await v1Outcome(url)).toBe('brownout');
 
   const response = await fetch(new URL('/api/v1/pauses', service.apiUrl), {
     method: 'POST',
@@ -63,11 +54,11 @@ test('a pause through the API lets a v1 client through a brownout on a sidecar a
   const obeyedAfter: Record<string, number> = {};
   for (const [node, url] of Object.entries(nodes)) {
     while (Date.now() - pausedAt < 5_000) {
-      if ((await outcomeOf(url)) === '3') break;
+      if ((await v1Outcome(url)) === '3') break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     obeyedAfter[node] = Date.now() - pausedAt;
-    expect(await outcomeOf(url)).toBe('3');
+    expect(await v1Outcome(url)).toBe('3');
   }
   // The issue's bound: every node obeys within two seconds (the sidecar at once: the API waits for its rebuild).
   for (const [node, ms] of Object.entries(obeyedAfter)) expect(ms, `${node} obeyed ${ms} ms after the pause`).toBeLessThanOrEqual(2_000);
@@ -78,7 +69,7 @@ test('a pause through the API lets a v1 client through a brownout on a sidecar a
 
   // The pause runs out an hour later, and both nodes refuse again at that instant, with no store round.
   offset = Date.parse(pauses[0]!.until) - Date.now();
-  for (const url of Object.values(nodes)) expect(await outcomeOf(url)).toBe('brownout');
+  for (const url of Object.values(nodes)) expect(await v1Outcome(url)).toBe('brownout');
   expect(await metrics()).toBe('0');
   offset = 0;
 

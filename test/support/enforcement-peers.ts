@@ -78,3 +78,20 @@ export async function v2Add(url: URL): Promise<string> {
     await client.close();
   }
 }
+
+/** What a v1 Streamable HTTP client gets from one node: the tool's answer (`3`), `brownout` when it surfaces that refusal, or the error it throws. */
+export async function v1Outcome(url: URL): Promise<string> {
+  try {
+    return await v1HttpAdd(url);
+  } catch (error) {
+    return (error as Error).message.includes('brownout') ? 'brownout' : (error as Error).message;
+  }
+}
+
+/** Asks again and again until a v1 client gets `want` or `withinMs` have passed; answers the last outcome. */
+export async function v1OutcomeWithin(url: URL, want: string, withinMs: number): Promise<string> {
+  const from = Date.now();
+  let last = await v1Outcome(url);
+  while (last !== want && Date.now() - from < withinMs) last = await v1Outcome(url);
+  return last;
+}

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Peer } from '../../peers/listen-peer.js';
 import { startV2Server } from '../../peers/v2-server.js';
-import { legacyPlan, v1HttpAdd } from '../../support/enforcement-peers.js';
+import { legacyPlan, v1Outcome, v1OutcomeWithin } from '../../support/enforcement-peers.js';
 import { spawnCli } from '../../support/spawn-cli.js';
 import { startTestService, type TestService } from '../../support/start-test-service.js';
 
@@ -33,19 +33,8 @@ describe('mcp-sunset pause and resume, on the store and through a dashboard', ()
   });
 
   const sidecar = () => new URL('/mcp', service.sidecarUrl);
-  const outcome = async () => {
-    try {
-      return await v1HttpAdd(sidecar());
-    } catch (error) {
-      return (error as Error).message.includes('brownout') ? 'brownout' : (error as Error).message;
-    }
-  };
-  const within2s = async (want: string) => {
-    const from = Date.now();
-    let last = await outcome();
-    while (last !== want && Date.now() - from < 2_000) last = await outcome();
-    return last;
-  };
+  const outcome = () => v1Outcome(sidecar());
+  const within2s = (want: string) => v1OutcomeWithin(sidecar(), want, 2_000);
 
   test('pause --db: the running sidecar on that store serves within two seconds; resume --db: it refuses again', async () => {
     expect(await outcome()).toBe('brownout');

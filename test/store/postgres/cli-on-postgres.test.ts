@@ -6,7 +6,7 @@ import type { Store } from '../../../server/store/store.js';
 import { startMeteredApp } from '../../express/metered-apps.js';
 import type { Peer } from '../../peers/listen-peer.js';
 import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';
-import { errorOf, v1HttpAdd } from '../../support/enforcement-peers.js';
+import { errorOf, v1HttpAdd, v1Outcome, v1OutcomeWithin } from '../../support/enforcement-peers.js';
 import { planInput } from '../../support/plan-input.js';
 import { spawnCli } from '../../support/spawn-cli.js';
 import { cell, sighting, writeCells } from '../contract/backends.js';
@@ -84,20 +84,8 @@ describe('the command line on a Postgres store', () => {
       await metered?.close();
     });
 
-    const outcome = async () => {
-      try {
-        return await v1HttpAdd(new URL('/mcp', app.origin));
-      } catch (error) {
-        return (error as Error).message.includes('brownout') ? 'brownout' : (error as Error).message;
-      }
-    };
-    /** Asks until the answer is `want` or two seconds have passed; answers the last outcome. */
-    const within2s = async (want: string) => {
-      const from = Date.now();
-      let last = await outcome();
-      while (last !== want && Date.now() - from < 2_000) last = await outcome();
-      return last;
-    };
+    const outcome = () => v1Outcome(new URL('/mcp', app.origin));
+    const within2s = (want: string) => v1OutcomeWithin(new URL('/mcp', app.origin), want, 2_000);
 
     test('the node serves within two seconds of the pause, and refuses again within two seconds of the resume', async () => {
       const policyVersion = await store.getPolicyVersion();
