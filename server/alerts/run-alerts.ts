@@ -17,7 +17,7 @@ export interface AlertRunnerDeps {
   now: () => number;
   thresholds: TrendThresholds;
   /** Whether a schedule runs it is the caller's business. */
-  settings: Omit<Config['alerts'], 'scheduled'>;
+  settings: Omit<Config['alerts'], 'scheduled' | 'digest'>;
   /**
    * The flusher's health, read before `beforeRead` so a flush made for the run cannot hide a stall.
    * Absent where nothing is metered: metering-loss is then not judged here.

@@ -25,9 +25,14 @@ export function formatPValue(p: number): string {
   return `p = ${p < 0.01 ? p.toPrecision(2) : p.toFixed(2)}`;
 }
 
+/** A change of share in percentage points: −0.027 → "−2.70 pp". */
+export function formatPoints(change: number): string {
+  return `${formatSigned(change * 100, 2)} pp`;
+}
+
 /** A share slope per week in percentage points: −0.0002 → "−0.02 pp/week". */
 export function formatPointsPerWeek(slopePerWeek: number): string {
-  return `${formatSigned(slopePerWeek * 100, 2)} pp/week`;
+  return `${formatPoints(slopePerWeek)}/week`;
 }
 
 /** Fixed decimals with a typographic minus, and no "−0.00". */

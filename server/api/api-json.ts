@@ -3,6 +3,8 @@
  * web/ imports them and a change here that breaks the page fails the dashboard's typecheck.
  */
 import type { MigrationState } from '../analysis/migration-state.js';
+import type { DigestJson } from '../alerts/format-digest-payload.js';
+import type { digestRecordToJson } from './digest-router.js';
 import type { listTraffic } from '../store/sqlite/list-traffic.js';
 import type {
   auditEventToJson,
@@ -21,6 +23,13 @@ import type {
 } from './to-json.js';
 
 export type NoticeJson = ReturnType<typeof noticeToJson>;
+/** A digest as sent, kept: GET /digests lists them, GET /digests/:id adds `content`. */
+export type DigestRecordJson = ReturnType<typeof digestRecordToJson>;
+/** GET /digest: the digest as of now (what the webhooks are sent), with the schedule and the last one sent. */
+export type DigestResponseJson = DigestJson & {
+  schedule: { expression: string; timeZone: string; nextRun: string | null } | null;
+  lastSent: DigestRecordJson | null;
+};
 export type ContactJson = ReturnType<typeof contactToJson>;
 /** GET /integrations/:key/notices: newest first. */
 export interface CallerToldJson {

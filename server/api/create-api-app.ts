@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { createAlertsRouter } from './alerts-router.js';
 import { createAuditRouter } from './audit-router.js';
 import { createBridgeRevocationsRouter } from './bridge-revocations-router.js';
+import { createDigestRouter, type DigestRouterDeps } from './digest-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
 import { createFleetRouter, type FleetRouterDeps } from './fleet-router.js';
 import { flushBeforeRead } from './flush-before-read.js';
@@ -37,6 +38,8 @@ export interface ApiDeps {
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
   fleet: Omit<FleetRouterDeps, 'store' | 'now'>;
+  /** The weekly digest: its links, how many callers it names, its sender and schedule. */
+  digest: Omit<DigestRouterDeps, 'store' | 'now' | 'thresholds'>;
   /** The Host names the API and dashboard answer to; /healthz and /metrics answer any. */
   hosts: OwnHosts;
   /** Serves the dashboard's static files at /, when given. */
@@ -69,6 +72,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
     createAuditRouter({ store }),
     createNoticesRouter({ store, now }),
+    createDigestRouter({ store, now, thresholds, ...deps.digest }),
     createPausesRouter({
       store,
       now,

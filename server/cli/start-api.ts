@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { createAlertRunner, type AlertRunner } from '../alerts/run-alerts.js';
 import type { MeteringSnapshot } from '../alerts/alert-context.js';
+import { createDigestSender } from '../alerts/run-digest.js';
 import { scheduleAlerts } from '../alerts/schedule-alerts.js';
+import { scheduleDigest } from '../alerts/schedule-digest.js';
 import { createApiApp, type ApiDeps } from '../api/create-api-app.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
 import type { Config } from '../config/config-schema.js';
@@ -62,6 +64,34 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
           node: config.node,
         });
 
+  const digestConfig = config.alerts.digest;
+  // Without a configured address, the one the API listens on, known once it listens (a port 0 is chosen then).
+  let listening: URL | undefined;
+  const digestLinks = () => {
+    const dashboardUrl = new URL(digestConfig.dashboardUrl ?? listening ?? `http://${config.dashboard}/`);
+    return { dashboard: dashboardUrl.href, print: new URL('digest.html', dashboardUrl).href };
+  };
+  const digestSender =
+    store === undefined
+      ? undefined
+      : createDigestSender({
+          store,
+          now,
+          node: config.node,
+          webhooks: config.alerts.webhooks,
+          policy: { maxAttempts: config.alerts.maxAttempts, initialBackoffMs: config.alerts.initialBackoffMs },
+          thresholds: config.analysis,
+          top: digestConfig.topCallers,
+          links: digestLinks,
+          beforeRead,
+          logger,
+        });
+  // Like the rules, only where they run on schedule; the store's claim keeps a fleet to one digest each time.
+  const digestSchedule =
+    digestSender === undefined || !config.alerts.scheduled || !digestConfig.enabled
+      ? undefined
+      : scheduleDigest({ expression: digestConfig.schedule, timeZone: digestConfig.timeZone, sender: digestSender, logger });
+
   const fleetNodes = config.fleet.nodes;
   const fleetHoldOffs = createFleetHoldOffs();
   const checkFleet = async (names?: readonly string[]) => {
@@ -91,6 +121,12 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       dashboard: serveDashboard(),
       alertRunner,
       fleet: { nodes: fleetNodes.map((n) => n.name), check: checkFleet },
+      digest: {
+        top: digestConfig.topCallers,
+        links: digestLinks,
+        sender: digestSender,
+        schedule: digestSchedule === undefined ? null : { expression: digestConfig.schedule, timeZone: digestConfig.timeZone, nextRun: digestSchedule.nextRun },
+      },
       onUnexpectedError: (error) => logger.error({ err: error }, 'api error'),
       ...(options.onPlansChanged === undefined ? {} : { onPlansChanged: options.onPlansChanged }),
       ...(options.onRevocationsChanged === undefined ? {} : { onRevocationsChanged: options.onRevocationsChanged }),
@@ -101,6 +137,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     }),
   );
   const url = await listen(server, config.dashboard);
+  listening = url;
 
   const stopAlerts =
     alertRunner === undefined ? async () => undefined : config.alerts.scheduled ? scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger }) : () => alertRunner.close();
@@ -111,6 +148,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     alertRunner,
     async stopSchedules() {
       await stopAlerts();
+      await (digestSchedule?.stop() ?? digestSender?.close());
       await stopFleet();
     },
     close: () => closeServer(server),

@@ -37,6 +37,32 @@ const webhookSchema = z
   })
   .strict();
 
+/** Whether the runtime's Intl knows an IANA zone; configuration imports no layer, so it asks Intl itself. */
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The weekly digest for the people who read the trend rather than the alerts. */
+const digestSchema = z
+  .object({
+    /** Whether this process sends it on `schedule`; like the rules, only where `alerts.scheduled` is on. A fleet sends each one once. */
+    enabled: z.boolean().default(true),
+    /** node-cron expression, read in `timeZone`: Mondays at 09:00 unless told. */
+    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. 0 9 * * 1').default('0 9 * * 1'),
+    /** IANA time zone the schedule is read in. */
+    timeZone: z.string().min(1).refine(isKnownTimeZone, 'not a time zone this runtime knows, e.g. Europe/Berlin').default('UTC'),
+    /** The dashboard's address as its readers reach it, for the digest's links; defaults to http://<dashboard>/. */
+    dashboardUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
+    /** How many of the largest remaining identifiable callers it names. */
+    topCallers: positiveInt.max(100).default(10),
+  })
+  .strict();
+
 const alertsSchema = z
   .object({
     /**
@@ -58,6 +84,7 @@ const alertsSchema = z
     refusalSpikeMinBlocked: positiveInt.default(20),
     /** …and at least this many times its hourly mean of refusals over the 24 hours before. */
     refusalSpikeFactor: z.coerce.number().min(1).default(5),
+    digest: digestSchema.default(digestSchema.parse({})),
   })
   .strict();
 

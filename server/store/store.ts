@@ -32,6 +32,7 @@ import type { PlanPauseQuery } from './sqlite/list-plan-pauses.js';
 import type { AuditEventRecord } from './audit-changes.js';
 import type { AuditQuery } from './sqlite/audit-events.js';
 import type { CallerContactRecord, CallerNoticeRecord, ContactInput, NoticeClaim, NoticeOutcome, NoticeQuery } from './sqlite/caller-notices.js';
+import type { DigestClaim, DigestOutcome, DigestQuery, DigestRecord } from './sqlite/digests.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -148,6 +149,14 @@ export interface Store {
   listCallerNotices(query?: NoticeQuery): Promise<CallerNoticeRecord[]>;
   insertCallerContact(input: ContactInput, now: number, by: string): Promise<CallerContactRecord>;
   listCallerContacts(integrations?: readonly string[]): Promise<CallerContactRecord[]>;
+
+  // The weekly digest
+  /** Inserts the claim unless a digest with its key exists; answers the row only to the call that inserted it. */
+  claimDigest(claim: DigestClaim, now: number): Promise<DigestRecord | undefined>;
+  /** Records how a claimed digest's delivery went; undefined when it was not `sending`. */
+  finishDigest(id: number, outcome: DigestOutcome, now: number): Promise<DigestRecord | undefined>;
+  /** Digests, newest first. */
+  listDigests(query?: DigestQuery): Promise<DigestRecord[]>;
 
   // The audit trail
   /** Every audited change, newest first (see audit-changes.ts). */

@@ -33,6 +33,10 @@ export async function loadCallersByEra(store: Store, span: { from: number; to: n
   const legacyByCaller = new Map(legacy.map((row) => [row.integration, eraUseOf(row)]));
   const modernByCaller = new Map(modern.map((row) => [row.integration, eraUseOf(row)]));
   return {
+    /** Every caller served work on either era in the span. */
+    keys(): string[] {
+      return [...new Set([...legacyByCaller.keys(), ...modernByCaller.keys()])];
+    },
     eras(key: string): CallerEras {
       return { legacy: legacyByCaller.get(key) ?? null, modern: modernByCaller.get(key) ?? null };
     },

@@ -131,7 +131,7 @@ describe('the alert runner delivering transitions', () => {
   let runner: AlertRunner;
   let now = T0;
   let health: MeteringSnapshot;
-  const settings = (webhooks: Config['alerts']['webhooks']): Config['alerts'] => ({ scheduled: true, schedule: '*/15 * * * *', webhooks, maxAttempts: 3, initialBackoffMs: 10, noFlushMinutes: 5, approachingDays: [30, 7], refusalSpikeMinBlocked: 20, refusalSpikeFactor: 5 });
+  const settings = (webhooks: Config['alerts']['webhooks']): Omit<Config['alerts'], 'digest'> => ({ scheduled: true, schedule: '*/15 * * * *', webhooks, maxAttempts: 3, initialBackoffMs: 10, noFlushMinutes: 5, approachingDays: [30, 7], refusalSpikeMinBlocked: 20, refusalSpikeFactor: 5 });
   const failing: MeteringSnapshot = { lastFlushAt: T0, droppedEvents: 0, consecutiveFailures: 2, lastError: 'database is locked' };
   const healthy: MeteringSnapshot = { lastFlushAt: T0, droppedEvents: 0, consecutiveFailures: 0, lastError: undefined };
 

@@ -64,3 +64,27 @@ describe('named admin tokens', () => {
     expect(() => load({ adminToken: 'one-token-0123456789', adminTokens: [token('alice', 'one-token-0123456789')] })).toThrow(/^adminTokens\.0\.token: the same token twice/);
   });
 });
+
+describe('the weekly digest', () => {
+  test('is on by default, Mondays at 09:00 UTC, naming ten callers, with links to the address the API listens on', () => {
+    expect(load({}).alerts.digest).toEqual({ enabled: true, schedule: '0 9 * * 1', timeZone: 'UTC', topCallers: 10 });
+    expect(load({ alerts: { digest: { schedule: '30 8 * * 5', timeZone: 'Europe/Berlin', dashboardUrl: 'https://sunset.example/', topCallers: 25 } } }).alerts.digest).toEqual({
+      enabled: true,
+      schedule: '30 8 * * 5',
+      timeZone: 'Europe/Berlin',
+      dashboardUrl: 'https://sunset.example/',
+      topCallers: 25,
+    });
+  });
+
+  test.each([
+    [{ schedule: 'every monday' }, /^alerts\.digest\.schedule: not a valid cron expression/],
+    [{ timeZone: 'Mars/Olympus' }, /^alerts\.digest\.timeZone: not a time zone this runtime knows/],
+    [{ dashboardUrl: 'ftp://sunset.example/' }, /^alerts\.digest\.dashboardUrl: expected an http:\/\/ or https:\/\/ URL/],
+    [{ topCallers: 0 }, /^alerts\.digest\.topCallers: /],
+    [{ topCallers: 101 }, /^alerts\.digest\.topCallers: /],
+    [{ weekly: true }, /^alerts\.digest: /],
+  ])('refuses %j, naming the field', (digest, message) => {
+    expect(() => load({ alerts: { digest } })).toThrow(message);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { createAuditedChanges } from './audited-changes.js';
+import { claimDigest, finishDigest, listDigests } from './digests.js';
 import { claimNotices, finishNotice, insertCallerContact, listCallerContacts, listCallerNotices } from './caller-notices.js';
 import { applyIntegrationClosures } from './apply-integration-closures.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
@@ -98,6 +99,10 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listCallerNotices: (query) => listCallerNotices(db, query),
     insertCallerContact: (input, now, by) => insertCallerContact(db, input, now, by),
     listCallerContacts: (integrations) => listCallerContacts(db, integrations),
+
+    claimDigest: (claim, now) => claimDigest(db, claim, now),
+    finishDigest: (id, outcome, now) => finishDigest(db, id, outcome, now),
+    listDigests: (query) => listDigests(db, query),
 
     getInstallSecret: () => getInstallSecret(db),
   };

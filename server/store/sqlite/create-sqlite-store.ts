@@ -1,5 +1,6 @@
 import type { Store } from '../store.js';
 import { createAuditedChanges } from './audited-changes.js';
+import { claimDigest, finishDigest, listDigests } from './digests.js';
 import { claimNotices, finishNotice, insertCallerContact, listCallerContacts, listCallerNotices } from './caller-notices.js';
 import { deleteAlerts } from './delete-alerts.js';
 import { deleteExpiredBridgeRevocations } from './delete-expired-bridge-revocations.js';
@@ -108,6 +109,10 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listCallerNotices: async (query) => listCallerNotices(db, query),
     insertCallerContact: async (input, now, by) => insertCallerContact(db, input, now, by),
     listCallerContacts: async (integrations) => listCallerContacts(db, integrations),
+
+    claimDigest: async (claim, now) => claimDigest(db, claim, now),
+    finishDigest: async (id, outcome, now) => finishDigest(db, id, outcome, now),
+    listDigests: async (query) => listDigests(db, query),
 
     getInstallSecret: async () => getInstallSecret(db),
   };

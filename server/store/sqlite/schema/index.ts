@@ -13,3 +13,4 @@ export * from './bridge-revocations.js';
 export * from './plan-pauses.js';
 export * from './audit-events.js';
 export * from './caller-notices.js';
+export * from './digests.js';
