@@ -31,6 +31,9 @@ export interface DigestPlanInput {
 }
 
 export interface DigestShareInput {
+  /** Which requests the share counts, and the target its trend is judged against. */
+  basis: 'work-requests' | 'all-requests';
+  target: number;
   thisWeek: { inScope: number; served: number };
   lastWeek: { inScope: number; served: number };
   trend: { kind: 'not-enough-data' | 'fitted'; slopePerWeek: number | null; significantDecrease: boolean; projectedDate: number | null; reason: string };
@@ -71,6 +74,8 @@ export interface Digest {
     previous: number | null;
     /** current − previous, in share units; null unless both are known. */
     change: number | null;
+    basis: DigestShareInput['basis'];
+    target: number;
     legacyRequests: number;
     servedRequests: number;
     trend: DigestShareInput['trend'];
@@ -82,6 +87,7 @@ export interface Digest {
 
 /** Stages a reader acts on; `announce` and a pause are said elsewhere. */
 const STAGE_KINDS: ReadonlySet<EnforcementEntryKind> = new Set(['brownout', 'block-new', 'retire', 'cut', 'backstop']);
+const ANNOUNCED_KINDS: ReadonlySet<EnforcementEntryKind> = new Set(['retire']);
 /** Stages that last, refusing while they are in force. */
 const REFUSING_KINDS: ReadonlySet<EnforcementEntryKind> = new Set(['brownout', 'block-new', 'cut']);
 
@@ -91,7 +97,9 @@ function shareOf(week: { inScope: number; served: number }): number | null {
 
 function planOf(plan: DigestPlanInput): DigestPlan {
   const stage = ({ kind, at, endsAt, note }: DigestPlanInput['timeline'][number]): DigestStage => ({ kind, at, endsAt, note });
-  const stages = plan.timeline.filter((entry) => STAGE_KINDS.has(entry.kind));
+  // A plan that observes or only announces refuses nothing: its one stage to come is the retire date.
+  const kinds = plan.action === 'observe' || plan.action === 'warn' ? ANNOUNCED_KINDS : STAGE_KINDS;
+  const stages = plan.timeline.filter((entry) => kinds.has(entry.kind));
   const upcoming = stages.filter((entry) => entry.state === 'upcoming').sort((a, b) => a.at - b.at);
   const { timeline: _timeline, ...rest } = plan;
   // The retire date and the backstop are instants: once passed they are history, not in force.
@@ -110,6 +118,8 @@ export function composeDigest(input: DigestInputs): Digest {
       current,
       previous,
       change: current === null || previous === null ? null : current - previous,
+      basis: input.share.basis,
+      target: input.share.target,
       legacyRequests: input.share.thisWeek.inScope,
       servedRequests: input.share.thisWeek.served,
       trend: input.share.trend,

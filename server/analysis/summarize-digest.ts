@@ -38,12 +38,23 @@ function shareLine(digest: Digest): string {
   const { share, period } = digest;
   const head = `Week ${formatDay(period.from)} to ${lastDay(period)}:`;
   if (share.current === null) return `${head} no legacy-era work was measured (nothing served). ${share.trend.reason}`;
-  const before = share.previous === null ? 'nothing served the week before' : `${formatPercent(share.previous)} the week before, ${formatPoints(share.change!)}`;
-  return `${head} legacy share of served work ${formatPercent(share.current)} (${count(share.legacyRequests, 'request')} of ${share.servedRequests.toLocaleString('en-US')}; ${before}). ${share.trend.reason}`;
+  const before = share.previous === null ? 'nothing served the week before' : `${formatPercent(share.previous)} the week before, ${signed(share.change!)}`;
+  return `${head} legacy share of served ${share.basis === 'work-requests' ? 'work' : 'requests'} ${formatPercent(share.current)} (${count(share.legacyRequests, 'request')} of ${share.servedRequests.toLocaleString('en-US')}; ${before}). ${share.trend.reason}`;
+}
+
+/** A change with its direction: "+0.37 pp", "−2.70 pp", "0.00 pp". */
+function signed(change: number): string {
+  const text = formatPoints(change);
+  return change > 0 && text !== formatPoints(0) ? `+${text}` : text;
+}
+
+/** "2026-12-08 14:00 UTC": a pause ends at a minute, not a millisecond. */
+function minute(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function planLine(plan: Digest['plans'][number]): string {
-  const pause = plan.pause === null ? '' : ` Paused until ${new Date(plan.pause.endsAt).toISOString()}: ${plan.pause.reason}.`;
+  const pause = plan.pause === null ? '' : ` Paused until ${minute(plan.pause.endsAt)}: ${plan.pause.reason}.`;
   const next = plan.nextStage === null ? 'no stage left to come' : `next: ${STAGE_WORDS[plan.nextStage.kind]} on ${formatDay(plan.nextStage.at)}`;
   return `Plan "${plan.name}" (${plan.scopeLabel}, ${plan.action}): ${plan.status}, phase ${plan.phase}, retire date ${plan.retireDate}, ${next}.${pause}`;
 }

@@ -69,6 +69,8 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   let listening: URL | undefined;
   const digestLinks = () => {
     const dashboardUrl = new URL(digestConfig.dashboardUrl ?? listening ?? `http://${config.dashboard}/`);
+    // The print view sits beside the dashboard's page: resolve it inside a path prefix, not beside it.
+    if (!dashboardUrl.pathname.endsWith('/')) dashboardUrl.pathname += '/';
     return { dashboard: dashboardUrl.href, print: new URL('digest.html', dashboardUrl).href };
   };
   const digestSender =

@@ -98,6 +98,8 @@ export async function loadDigest(store: Store, query: DigestQuery): Promise<Summ
     period,
     previous,
     share: {
+      basis: share.basis,
+      target: share.target,
       thisWeek: sum(period),
       lastWeek: sum(previous),
       trend: { kind: share.trend.kind, slopePerWeek: share.trend.slopePerWeek, significantDecrease: share.trend.significantDecrease, projectedDate: share.trend.projectedDate, reason: share.trend.reason },

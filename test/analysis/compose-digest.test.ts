@@ -22,7 +22,7 @@ function inputs(overrides: Partial<DigestInputs> = {}): DigestInputs {
     now: NOW,
     period,
     previous,
-    share: { thisWeek: { inScope: 30, served: 200 }, lastWeek: { inScope: 50, served: 200 }, trend: { kind: 'fitted', slopePerWeek: -0.05, significantDecrease: true, projectedDate: at('2027-01-04'), reason: 'Falling.' } },
+    share: { basis: 'work-requests', target: 0.01, thisWeek: { inScope: 30, served: 200 }, lastWeek: { inScope: 50, served: 200 }, trend: { kind: 'fitted', slopePerWeek: -0.05, significantDecrease: true, projectedDate: at('2027-01-04'), reason: 'Falling.' } },
     plans: [],
     callers: [],
     top: 10,
@@ -46,8 +46,16 @@ describe('composeDigest and summarizeDigest', () => {
     expect(digest.summary.at(-1)).toBe('Dashboard: https://sunset.example/ · Print view: https://sunset.example/digest.html');
   });
 
+  test('a share that rose says so with its sign, and one on all requests says requests', () => {
+    const digest = composeDigest(inputs({ share: { basis: 'all-requests', target: 0.02, thisWeek: { inScope: 60, served: 200 }, lastWeek: { inScope: 50, served: 200 }, trend: { kind: 'not-enough-data', slopePerWeek: null, significantDecrease: false, projectedDate: null, reason: 'No trend yet.' } } }));
+    expect(digest.share).toMatchObject({ basis: 'all-requests', target: 0.02 });
+    expect(digest.summary[0]).toBe('Week 2026-12-01 to 2026-12-07: legacy share of served requests 30.00% (60 requests of 200; 25.00% the week before, +5.00 pp). No trend yet.');
+    const flat = composeDigest(inputs({ share: { ...inputs().share, lastWeek: { inScope: 30, served: 200 } } }));
+    expect(flat.summary[0]).toContain('15.00% the week before, 0.00 pp)');
+  });
+
   test('nothing served: no share and no change, said as such', () => {
-    const digest = composeDigest(inputs({ share: { thisWeek: { inScope: 0, served: 0 }, lastWeek: { inScope: 0, served: 0 }, trend: { kind: 'not-enough-data', slopePerWeek: null, significantDecrease: false, projectedDate: null, reason: 'No trend yet.' } } }));
+    const digest = composeDigest(inputs({ share: { basis: 'work-requests', target: 0.01, thisWeek: { inScope: 0, served: 0 }, lastWeek: { inScope: 0, served: 0 }, trend: { kind: 'not-enough-data', slopePerWeek: null, significantDecrease: false, projectedDate: null, reason: 'No trend yet.' } } }));
     expect(digest.share).toMatchObject({ current: null, previous: null, change: null });
     expect(digest.summary[0]).toBe('Week 2026-12-01 to 2026-12-07: no legacy-era work was measured (nothing served). No trend yet.');
     expect(digest.summary).toContain('No retirement plan yet.');
@@ -118,7 +126,11 @@ describe('composeDigest and summarizeDigest', () => {
     expect(shown!.nextStage).toEqual({ kind: 'brownout', at: at('2027-01-10'), endsAt: at('2027-01-11'), note: 'third' });
     const digest = composeDigest(inputs({ plans: [plan, { ...plan, id: 4, name: 'Paused one', phase: 'paused', pause: { reason: 'Partner', endsAt: at('2026-12-08') }, timeline: [] }] }));
     expect(digest.summary).toContain('Plan "Retire legacy" (Legacy, deny): at-risk, phase brownout, retire date 2027-03-01, next: brownout on 2027-01-10.');
-    expect(digest.summary).toContain('Plan "Paused one" (Legacy, deny): at-risk, phase paused, retire date 2027-03-01, no stage left to come. Paused until 2026-12-08T00:00:00.000Z: Partner.');
+    // A plan that observes refuses nothing: its brownouts are not stages to come, its retire date is.
+    const [observed] = composeDigest(inputs({ plans: [{ ...plan, action: 'observe', phase: 'observing' }] })).plans;
+    expect(observed!.inForce).toEqual([]);
+    expect(observed!.nextStage).toEqual({ kind: 'retire', at: at('2027-03-01'), endsAt: null, note: null });
+    expect(digest.summary).toContain('Plan "Paused one" (Legacy, deny): at-risk, phase paused, retire date 2027-03-01, no stage left to come. Paused until 2026-12-08 00:00 UTC: Partner.');
   });
 
   test('invariants hold for any callers', () => {

@@ -14,7 +14,7 @@ describe('the digest through the API, behind named admin tokens', () => {
     receiver = await startWebhookReceiver([500, 500]);
     service = await startTestService(new URL(upstream.origin), {
       adminTokens: [{ name: 'pm', token: PM }],
-      alerts: { schedule: '0 0 1 1 *', webhooks: [{ name: 'failing', url: receiver.url, format: 'json' }], maxAttempts: 2, initialBackoffMs: 10, digest: { dashboardUrl: 'https://sunset.example/ops/' } },
+      alerts: { schedule: '0 0 1 1 *', webhooks: [{ name: 'failing', url: receiver.url, format: 'json' }], maxAttempts: 2, initialBackoffMs: 10, digest: { dashboardUrl: 'https://sunset.example/ops' } },
     });
   });
   afterAll(async () => {
