@@ -1,6 +1,7 @@
 /**
- * Builds the dashboard: one minified ES module bundle of web/src/main.ts (chart.js and its date
- * adapter included, so the page works offline) plus index.html and styles.css, into `outDir`.
+ * Builds the dashboard: one minified ES module bundle per page, web/src/main.ts (chart.js and its
+ * date adapter included, so the page works offline) and web/src/digest-page.ts (the digest's print
+ * view), plus their HTML and stylesheets, into `outDir`.
  * `tsx web/build.ts` runs it; the API serves the result from dist/web.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { build } from 'esbuild';
 
 const WEB_DIR = dirname(fileURLToPath(import.meta.url));
 const PACKAGE_DIR = dirname(WEB_DIR);
-const STATIC_FILES = ['index.html', 'styles.css'] as const;
+const STATIC_FILES = ['index.html', 'digest.html', 'styles.css', 'digest.css'] as const;
+/** Each page's entry in web/src, bundled to the script its HTML loads. */
+const ENTRY_POINTS = { main: 'main.ts', digest: 'digest-page.ts' } as const;
 
 /**
  * Bundles the dashboard into `outDir` (relative to the package root) and returns its absolute
@@ -32,8 +35,8 @@ export async function buildDashboard(outDir = 'dist/web', options: { sourcemap?:
 
 async function bundleInto(out: string, sourcemap: boolean): Promise<void> {
   await build({
-    entryPoints: [join(WEB_DIR, 'src', 'main.ts')],
-    outfile: join(out, 'main.js'),
+    entryPoints: Object.entries(ENTRY_POINTS).map(([name, file]) => ({ in: join(WEB_DIR, 'src', file), out: name })),
+    outdir: out,
     bundle: true,
     format: 'esm',
     platform: 'browser',

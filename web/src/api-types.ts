@@ -4,7 +4,7 @@
  * error body, which the page reads defensively, is written out here.
  */
 
-import type { IntegrationJson, PlanJson, TrafficJson } from '../../server/api/api-json.js';
+import type { DigestResponseJson, IntegrationJson, PlanJson, TrafficJson } from '../../server/api/api-json.js';
 
 export type { DryRunJson } from '../../server/api/api-json.js';
 
@@ -16,6 +16,9 @@ export type TimelineWindow = Enforcement['timeline'][number];
 export type IntegrationStatus = IntegrationJson['status'];
 /** The dimensions the volume chart offers, of those /traffic groups by. */
 export type VolumeGroup = Extract<TrafficJson['groupBy'], 'era' | 'transport' | 'version'>;
+export type DigestPlan = DigestResponseJson['plans'][number];
+export type DigestCaller = DigestResponseJson['callers']['moved'][number];
+export type DigestRemainingCaller = DigestResponseJson['callers']['remaining'][number];
 
 export interface ApiErrorBody {
   error: { code: string; message: string; parameter?: string };
@@ -27,6 +30,8 @@ export type {
   AuditEventJson as AuditEvent,
   AuditJson as AuditResponse,
   CallerToldJson as CallerToldResponse,
+  DigestRecordJson as DigestRecord,
+  DigestResponseJson as DigestResponse,
   FleetJson as FleetResponse,
   FleetNodeJson as FleetNode,
   SidecarJson as Sidecar,

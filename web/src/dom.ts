@@ -1,6 +1,6 @@
 /** A tiny element builder: plain DOM, text always set as text (never as HTML). */
 
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -28,10 +28,10 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
   append(parent, children);
 }
 
-/** The element with this id, which index.html guarantees. */
+/** The element with this id, which the page's HTML guarantees. */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
-  if (element === null) throw new Error(`index.html has no #${id}`);
+  if (element === null) throw new Error(`the page has no #${id}`);
   return element as T;
 }
 

@@ -12,6 +12,14 @@ export function formatShare(share: number | null | undefined): string {
   return `${percent.toFixed(2)}%`;
 }
 
+/** A change of share in percentage points, signed: 0.0123 → "+1.23 pp", −0.027 → "−2.70 pp". */
+export function formatPoints(change: number | null | undefined): string {
+  if (change === null || change === undefined || !Number.isFinite(change)) return '—';
+  const text = Math.abs(change * 100).toFixed(2);
+  if (Number(text) === 0) return '0.00 pp';
+  return `${change < 0 ? '−' : '+'}${text} pp`;
+}
+
 /** Axis ticks: "45%", "0.5%", "0.25%": no trailing zeros. */
 export function formatTickShare(share: number): string {
   return Number.isFinite(share) ? `${Number((share * 100).toPrecision(3))}%` : '';

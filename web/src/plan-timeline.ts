@@ -6,7 +6,8 @@ import type { Enforcement, TimelineWindow } from './api-types.js';
 import { h } from './dom.js';
 import { formatCount, formatDay, formatTime } from './format.js';
 
-const WINDOW_LABEL: Readonly<Record<TimelineWindow['kind'], string>> = {
+/** What each timeline entry is called; the digest names its stages the same way. */
+export const WINDOW_LABEL: Readonly<Record<TimelineWindow['kind'], string>> = {
   announce: 'Announced',
   brownout: 'Brownout',
   'block-new': 'New callers blocked',
