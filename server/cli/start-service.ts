@@ -8,6 +8,7 @@ import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import type { Store } from '../store/store.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
+import type { OtelHealth } from '../otel/start-otel-export.js';
 import { createMetering, type FinalFlush } from './create-metering.js';
 import { createSidecarServer } from './create-sidecar-server.js';
 import { drainSidecar } from './drain-sidecar.js';
@@ -47,7 +48,7 @@ export interface RunningService {
 export type BridgeServiceHealth = BridgeHealth & { nodeUrl: string | null; revocations: RevocationHealth & { known: boolean } };
 
 /** /healthz: the metering pipeline's health and the retirement policy in force; `dashboard` reports role `dashboard`. */
-export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null }; bridge: BridgeServiceHealth | null };
+export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null }; otel: OtelHealth | null; bridge: BridgeServiceHealth | null };
 
 /** A bridge that honours no session, because it cannot read which are revoked, degrades the node: legacy clients are refused. */
 function withBridgeHealth(health: ServiceHealth): ServiceHealth {
@@ -173,6 +174,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       spooledEvents: metering.spooledEvents,
     }),
     policy: { ...policy.health(), discovery: upstreamVersions?.health() ?? null },
+    otel: metering.otelHealth(),
     bridge: bridge === undefined
       ? null
       : { ...bridge.health(), nodeUrl: config.bridge.nodeUrl ?? listening?.origin ?? null, revocations: { ...revocations.health(), known: revocations.known() } },

@@ -174,6 +174,35 @@ const bridgeSchema = z
   })
   .strict();
 
+const otlpUrl = z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' });
+
+/**
+ * Metrics out over OTLP/HTTP to an OpenTelemetry collector, in the MCP semantic conventions' names.
+ * The standard OTEL_* variables fill these (see load-config.ts); an endpoint alone turns it on.
+ */
+const otelSchema = z
+  .object({
+    /** On or off; unset, it is on when an endpoint is known. */
+    enabled: z.boolean().optional(),
+    /** The collector's OTLP/HTTP base URL; metrics go to `<endpoint>/v1/metrics`. */
+    endpoint: otlpUrl.optional(),
+    /** The full URL metrics go to, used as given (wins over `endpoint`). */
+    metricsEndpoint: otlpUrl.optional(),
+    protocol: z.enum(['http/protobuf', 'http/json'], { message: 'expected http/protobuf or http/json (gRPC is not offered)' }).default('http/protobuf'),
+    /** Sent with every export, e.g. an API key the collector asks for. */
+    headers: z.record(z.string().min(1), z.string()).default({}),
+    exportIntervalMs: positiveInt.default(60_000),
+    /** One export's deadline; a collector slower than this is reported down. */
+    exportTimeoutMs: positiveInt.default(30_000),
+    /** Added to the resource beside service.name, service.instance.id (the node) and service.version. */
+    resourceAttributes: z.record(z.string().min(1), z.string()).default({}),
+    /** Identifiable callers named in `mcp_sunset.caller`, the first to be counted; later ones are `other`. */
+    maxCallers: z.coerce.number().int().min(0).max(1000).default(50),
+    /** Distinct series the export holds; past it, counts go to one overflow series and are counted as folded. */
+    maxSeries: positiveInt.max(100_000).default(5_000),
+  })
+  .strict();
+
 /** Every setting, from file, environment and flags, validated once at start-up. */
 export const configSchema = z
   .object({
@@ -271,6 +300,7 @@ export const configSchema = z
       .strict()
       .default({ discoverEveryMs: 600_000 }),
     bridge: bridgeSchema.default(bridgeSchema.parse({})),
+    otel: otelSchema.default(otelSchema.parse({})),
     /**
      * Retirement plans kept in version control: synced into the store at start, read-only through the API.
      * Absent, the declared plans stay as stored: a `wrap` started without this file must not archive them.

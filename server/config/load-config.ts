@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { configSchema, type Config, type ConfigInput } from './config-schema.js';
+import { OtelEnvError, otelFromEnv } from './otel-from-env.js';
 
 /** Environment variables read, and the setting each one fills. */
 export const ENV_SETTINGS: Readonly<Record<string, keyof ConfigInput>> = {
@@ -49,6 +50,24 @@ export function loadConfig(sources: ConfigSources): Readonly<Config> {
   if (Object.keys(bridgeFromEnv).length > 0) {
     const file = sources.file?.bridge;
     fromEnv.bridge = { ...(typeof file === 'object' && file !== null ? file : {}), ...bridgeFromEnv };
+  }
+  let otelEnv;
+  try {
+    otelEnv = otelFromEnv(sources.env ?? {});
+  } catch (error) {
+    if (error instanceof OtelEnvError) throw new ConfigError(error.message);
+    throw error;
+  }
+  if (Object.keys(otelEnv).length > 0) {
+    const file = sources.file?.otel;
+    const fromFile: Record<string, unknown> = typeof file === 'object' && file !== null ? (file as Record<string, unknown>) : {};
+    // Lists merge key by key: a header set in the environment does not drop the file's others.
+    const merge = (key: 'headers' | 'resourceAttributes') => {
+      const own = fromFile[key];
+      const extra = otelEnv[key];
+      return extra === undefined ? {} : { [key]: { ...(typeof own === 'object' && own !== null ? own : {}), ...extra } };
+    };
+    fromEnv.otel = { ...fromFile, ...otelEnv, ...merge('headers'), ...merge('resourceAttributes') };
   }
   const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
   const merged = { ...sources.defaults, ...sources.file, ...fromEnv, ...flags };

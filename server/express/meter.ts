@@ -1,3 +1,4 @@
+import type { OtelHealth } from '../otel/start-otel-export.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLogger, type Logger } from '../lib/create-logger.js';
 import { OpenList } from '../lib/open-list.js';
@@ -28,6 +29,8 @@ export interface MeterMiddleware {
   close(): Promise<FinalFlush>;
   /** The retirement policy in force here, as /healthz reports it for a sidecar; undefined until the store has opened. */
   policy(): PolicyHealth | undefined;
+  /** The OpenTelemetry export's state (what /healthz reports as `otel`); null while it is off or the store has not opened. */
+  otel(): OtelHealth | null;
 }
 
 /**
@@ -140,6 +143,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
   }) as MeterMiddleware;
   middleware.servedBy = servedBy;
   middleware.policy = () => policy?.health();
+  middleware.otel = () => metering?.otelHealth() ?? null;
   middleware.close = () => {
     closing ??= ready.then(async () => {
       policy?.stop();

@@ -18,6 +18,7 @@ export const MIDDLEWARE_SETTINGS = [
   'enforcement',
   'spoolPath',
   'logLevel',
+  'otel',
 ] as const satisfies readonly (keyof ConfigInput)[];
 
 export type MeterSettings = Partial<Pick<ConfigInput, (typeof MIDDLEWARE_SETTINGS)[number]>>;
@@ -45,6 +46,8 @@ export function resolveMeterOptions(options: MeterOptions = {}): ResolvedMeterOp
   const unknown = Object.keys(settings).find((key) => !ACCEPTED.has(key));
   if (unknown !== undefined) throw new ConfigError(`${unknown}: not a setting of the middleware (it takes ${MIDDLEWARE_SETTINGS.join(', ')})`);
   if (now !== undefined && typeof now !== 'function') throw new ConfigError('now: expected a function answering epoch milliseconds');
-  const config = loadConfig({ defaults: { node: hostname() }, flags: settings });
+  // The standard OTEL_* variables work here as in every OpenTelemetry SDK; the service's own MCP_SUNSET_* ones are the service's.
+  const otelEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_')));
+  const config = loadConfig({ defaults: { node: hostname() }, env: otelEnv, flags: settings });
   return { config, logger, now: now ?? Date.now };
 }

@@ -13,7 +13,30 @@ export interface MeteringGauges {
   lastFlushAt(): number | undefined;
   failedFlushes(): number;
   pausedPlans(): number;
+  /** Cumulative request counts by their OpenTelemetry attributes, caller left out (server/otel/request-counts.ts). */
+  requestSeries?(): readonly { attributes: Readonly<Record<string, string>>; value: number }[];
+  /** The OpenTelemetry export's state, when it runs. */
+  otelExport?(): { up: boolean; failedExports: number; lastExportAt: number | null } | undefined;
 }
+
+/** An OpenTelemetry name as Prometheus spells it: every character outside [a-zA-Z0-9_] becomes `_`. */
+export function prometheusName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_]/g, '_');
+}
+
+/** The attributes a request's count can carry, without the caller (never a Prometheus label). */
+export const REQUEST_LABELS = [
+  'mcp.method.name',
+  'mcp.protocol.version',
+  'network.transport',
+  'network.protocol.name',
+  'error.type',
+  'mcp_sunset.era',
+  'mcp_sunset.transport',
+  'mcp_sunset.lifecycle_path',
+  'mcp_sunset.outcome',
+  'mcp_sunset.overflow',
+] as const;
 
 /**
  * The Prometheus registry. Labels are the closed vocabulary only: no caller identity, method or
@@ -63,6 +86,33 @@ export function createMetrics(gauges: MeteringGauges) {
         entry.published = entry.count;
       }
     },
+  });
+  // The OpenTelemetry export's `mcp_sunset.requests`, by the standard mapping: counted at each flush, read at each scrape.
+  const requestLabels = REQUEST_LABELS.map(prometheusName);
+  const published = new Map<string, number>();
+  new Counter({
+    name: 'mcp_sunset_requests_total',
+    help: 'MCP requests counted, by method, version, transport, era, lifecycle path and outcome (the OpenTelemetry export\'s mcp_sunset.requests, without the caller).',
+    labelNames: requestLabels,
+    registers: [registry],
+    collect() {
+      for (const series of gauges.requestSeries?.() ?? []) {
+        const labels = Object.fromEntries(Object.entries(series.attributes).map(([name, value]) => [prometheusName(name), value]));
+        const key = JSON.stringify(labels);
+        const before = published.get(key) ?? 0;
+        if (series.value > before) this.inc(labels, series.value - before);
+        published.set(key, series.value);
+      }
+    },
+  });
+  gauge('mcp_sunset_otel_up', '1 when the last OpenTelemetry export reached the collector; 0 when it failed, before the first, or with the export off.', () => {
+    const otel = gauges.otelExport?.();
+    return otel === undefined ? undefined : otel.up ? 1 : 0;
+  });
+  gauge('mcp_sunset_otel_failed_exports', 'OpenTelemetry exports that failed since start.', () => gauges.otelExport?.()?.failedExports ?? 0);
+  gauge('mcp_sunset_otel_last_export_timestamp_seconds', 'When an OpenTelemetry export last reached the collector.', () => {
+    const at = gauges.otelExport?.()?.lastExportAt;
+    return at === null || at === undefined ? 0 : at / 1000;
   });
   return {
     registry,

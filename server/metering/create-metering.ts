@@ -10,6 +10,10 @@ import type { Observation } from '../sidecar/observation.js';
 import { appendSpool } from '../store/spool-file.js';
 import type { Store } from '../store/store.js';
 import { Flusher, type FlushSpill } from '../tally/flusher.js';
+import { RequestCounts } from '../otel/request-counts.js';
+import { otelEnabled, startOtelExport, type OtelExport, type OtelHealth } from '../otel/start-otel-export.js';
+import { bucketStart } from '../lib/time-bucket.js';
+import { DEFAULT_SHARE_BASIS } from '../protocol/work-request.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
@@ -38,6 +42,8 @@ export interface Metering {
   readonly spooledEvents: number;
   /** Stops the flusher after a last flush; what it cannot write goes to the spool, or is reported lost. */
   finish(): Promise<FinalFlush>;
+  /** The OpenTelemetry export's state for /healthz; null while it is off. */
+  otelHealth(): OtelHealth | null;
 }
 
 export interface FinalFlush {
@@ -106,8 +112,19 @@ export async function createMetering(
   } catch (error) {
     logger.warn({ err: redactStoreError(error, config.db), spool: spoolShown }, 'spool unreadable; counts the store cannot take in time are dropped and counted');
   }
+  // Fed by each batch as it leaves the tally: what the OpenTelemetry export and /metrics' requests count.
+  const requestCounts = new RequestCounts({ maxCallers: config.otel.maxCallers, maxSeries: config.otel.maxSeries });
+  let countFault = () => undefined as void;
   const flusher = new Flusher({
     tally,
+    onDrained: (batch) => {
+      try {
+        requestCounts.add(batch.cells);
+      } catch (error) {
+        countFault();
+        logger.error({ err: error }, 'request counts for the export failed; the store still gets every count');
+      }
+    },
     node: config.node,
     stream: randomUUID(),
     now,
@@ -151,7 +168,34 @@ export async function createMetering(
     lastFlushAt: () => flusher.health().lastFlushAt,
     failedFlushes: () => flusher.health().failedFlushes,
     pausedPlans: () => sidecar.pausedPlans?.() ?? 0,
+    requestSeries: () => requestCounts.withoutCallers(),
+    otelExport: () => {
+      const health = otel?.health();
+      return health === undefined ? undefined : { up: health.state === 'ok', failedExports: health.failedExports, lastExportAt: health.lastExportAt === null ? null : Date.parse(health.lastExportAt) };
+    },
   });
+  countFault = () => metrics.meteringErrors.inc({ where: 'otel' });
+  let otel: OtelExport | undefined;
+  if (otelEnabled(config.otel)) {
+    try {
+      otel = startOtelExport({
+        settings: config.otel,
+        node: config.node,
+        counts: requestCounts,
+        // Today's share across the store, as the dashboard's latest daily point reads it.
+        legacyShare: async () => {
+          if (store === undefined) return null;
+          const { inScope, total } = await store.sumScopeShare({ kind: 'era', value: 'legacy' }, DEFAULT_SHARE_BASIS, bucketStart(now(), 'day'));
+          return total > 0 ? inScope / total : null;
+        },
+        logger,
+        now,
+      });
+    } catch (error) {
+      // The export is an extra: counting and traffic go on without it.
+      logger.error({ err: error }, 'OpenTelemetry export could not start; metering goes on without it');
+    }
+  }
 
   let installSecret = randomBytes(32).toString('base64url');
   if (store !== undefined) {
@@ -186,7 +230,10 @@ export async function createMetering(
       return spill?.events() ?? 0;
     },
     async finish() {
-      if (await flusher.stop()) return { spooled: 0, lost: 0 };
+      const stopped = await flusher.stop();
+      // After the last drain, so the last counts go out too.
+      await otel?.shutdown();
+      if (stopped) return { spooled: 0, lost: 0 };
       const { batches, events } = flusher.takeRetained();
       try {
         // At exit the bound yields: these counts have nowhere else to go.
@@ -199,6 +246,7 @@ export async function createMetering(
       }
     },
     installSecret,
+    otelHealth: () => otel?.health() ?? null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface FlusherOptions {
   heartbeat?: (now: number) => NodeHeartbeat;
   /** Where batches go that outlast their attempts while the sink keeps failing, instead of being dropped. */
   spill?: FlushSpill;
+  /** Told each batch as it leaves the tally, before any write (the exported counts); what it throws is its own, never the flush's. */
+  onDrained?: (batch: TallyBatch) => void;
 }
 
 /**
@@ -205,6 +207,11 @@ export class Flusher {
     if (fresh.cells.length > 0 || fresh.integrations.length > 0) {
       this.retained.push({ seq: batchSeq(this.nextSeq), batch: fresh, attempts: 0, events: eventsOfBatch(fresh) });
       this.nextSeq += 1;
+      try {
+        this.options.onDrained?.(fresh);
+      } catch {
+        // The listener counts its own faults; a flush goes on whatever it does.
+      }
     }
   }
 

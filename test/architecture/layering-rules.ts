@@ -156,8 +156,15 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
       + 'It takes the caller identifier and the identity settings as given, so the seeded callers carry the keys the sidecar will compute for the live clients.',
   },
   {
+    folder: 'otel',
+    may: ['server/protocol', 'server/tally', 'server/config', 'server/lib', 'package:@opentelemetry/core', 'package:@opentelemetry/exporter-metrics-otlp-http', 'package:@opentelemetry/exporter-metrics-otlp-proto', 'package:@opentelemetry/resources', 'package:@opentelemetry/sdk-metrics'],
+    rationale:
+      'The OpenTelemetry export reads the counts the flusher hands it, names them in the MCP conventions through the protocol, '
+      + 'and sends them with the SDK; it never sees a request, so the hot path does not pay for it, and it never reaches the store itself.',
+  },
+  {
     folder: 'metering',
-    may: ['node:*', 'server/config', 'server/lib', 'server/sidecar', 'server/store', 'server/tally', 'server/views', 'server/policy'],
+    may: ['node:*', 'server/config', 'server/lib', 'server/otel', 'server/protocol', 'server/sidecar', 'server/store', 'server/tally', 'server/views', 'server/policy'],
     rationale:
       'The counting pipeline every sidecar form shares (observation → tally → flusher → store, the spool, the Prometheus counters), '
       + 'and the retirement policy kept compiled from the store: the CLI and the in-process middleware both build them, so they sit '
@@ -165,7 +172,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'express',
-    may: ['node:*', 'server/metering', 'server/sidecar', 'server/policy', 'server/config', 'server/protocol', 'server/lib'],
+    may: ['node:*', 'server/metering', 'server/otel', 'server/sidecar', 'server/policy', 'server/config', 'server/protocol', 'server/lib'],
     rationale:
       'The in-process middleware (mcp-sunset/express) meters and enforces inside the host\'s own Express app with the proxy\'s meter, '
       + 'its policy decisions and the shared counting pipeline; it speaks node:http (which Express extends) rather than importing express, and never the API or the CLI.',

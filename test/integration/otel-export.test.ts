@@ -1,0 +1,204 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { meter } from '../../server/express/index.js';
+import { openDatabase } from '../../server/store/sqlite/open-database.js';
+import { startMeteredApp } from '../express/metered-apps.js';
+import { latestPoints, startOtlpReceiver, type OtlpReceiver, type ReceivedPoint } from '../otel/otlp-receiver.js';
+import { runV1HttpSession, runV2Session } from '../peers/clients.js';
+import type { Peer } from '../peers/listen-peer.js';
+import { startV2Server } from '../peers/v2-server.js';
+import { startTestService, type TestService } from '../support/start-test-service.js';
+
+const REQUESTS = 'mcp_sunset.requests';
+/** The store's dimensions and the attributes they are exported as. */
+const DIMENSIONS = [
+  ['method', 'mcp.method.name'],
+  ['version', 'mcp.protocol.version'],
+  ['era', 'mcp_sunset.era'],
+  ['transport', 'mcp_sunset.transport'],
+  ['reason', 'mcp_sunset.lifecycle_path'],
+  ['outcome', 'mcp_sunset.outcome'],
+] as const;
+
+/** Request counts per dimension set as the store holds them, keyed like `groupPoints`. */
+function storedRequests(dbPath: string): Map<string, number> {
+  const db = openDatabase(dbPath);
+  try {
+    const rows = db.sqlite.prepare(`select method, version, era, transport, reason, outcome, sum(count) as n from traffic_minute where kind = 'request' group by 1, 2, 3, 4, 5, 6`).all() as Record<string, string | number>[];
+    return new Map(rows.map((row) => [JSON.stringify(DIMENSIONS.map(([column]) => (column === 'version' && row.version === '(none)' ? null : row[column]))), Number(row.n)]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Points summed over what the store does not keep per cell here (the caller, the network names). */
+function groupPoints(points: readonly { attributes: Record<string, string>; value: number }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { attributes, value } of points) {
+    const key = JSON.stringify(DIMENSIONS.map(([, name]) => attributes[name] ?? null));
+    out.set(key, (out.get(key) ?? 0) + value);
+  }
+  return out;
+}
+
+const total = (points: readonly ReceivedPoint[]) => points.reduce((sum, p) => sum + p.value, 0);
+
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** mcp_sunset_requests_total as /metrics serves it: labels → value. */
+function scrapedRequests(text: string): { labels: Record<string, string>; value: number }[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('mcp_sunset_requests_total{'))
+    .map((line) => {
+      const [, body, value] = /^mcp_sunset_requests_total\{(.*)\} (\S+)$/.exec(line)!;
+      const labels = Object.fromEntries([...body!.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+      return { labels, value: Number(value) };
+    });
+}
+
+describe('OpenTelemetry export from the sidecar', () => {
+  let receiver: OtlpReceiver;
+  let peer: Peer;
+  let service: TestService;
+  const keys: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    peer = await startV2Server('dual');
+    service = await startTestService(new URL(peer.url), {
+      otel: { endpoint: receiver.origin, exportIntervalMs: 250, exportTimeoutMs: 1_000, headers: { 'x-collector-key': 'k-123' }, resourceAttributes: { 'deployment.environment.name': 'test' }, maxCallers: 1 },
+    });
+    const url = new URL(peer.url.pathname, service.sidecarUrl);
+    const known = async () => new Set(((await service.api('/api/v1/integrations')).body.integrations as { key: string }[]).map((c) => c.key));
+    for (const [token, era] of [['first-token', 'v1'], ['second-token', 'v2']] as const) {
+      const before = await known();
+      if (era === 'v1') await runV1HttpSession(url, { token });
+      else await runV2Session(url, 'pin', { token });
+      expect(await service.flush()).toBe(true);
+      keys.push([...(await known())].find((k) => !before.has(k))!);
+    }
+    await runV1HttpSession(url);
+    expect(await service.flush()).toBe(true);
+  }, 60_000);
+  afterAll(async () => {
+    await service?.dispose();
+    await peer?.close();
+    await receiver?.close();
+  });
+
+  test("real v1 and v2 clients' requests arrive in the conventions' names, equal to the store and to /metrics", async () => {
+    const stored = storedRequests(service.dbPath);
+    const storedTotal = [...stored.values()].reduce((a, b) => a + b, 0);
+    expect(storedTotal).toBeGreaterThan(0);
+    const points = await until(() => latestPoints(receiver, REQUESTS), (p) => total(p) === storedTotal);
+    expect(groupPoints(points)).toEqual(stored);
+
+    // The conventions' attributes, and ours under our prefix.
+    const call = points.find((p) => p.attributes['mcp.method.name'] === 'tools/call' && p.attributes['mcp_sunset.era'] === 'modern')!;
+    expect(call.attributes).toMatchObject({ 'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'mcp_sunset.transport': 'streamable-http', 'mcp_sunset.outcome': 'served' });
+    expect(call.attributes['error.type']).toBeUndefined();
+    expect(points.some((p) => p.attributes['mcp.method.name'] === 'initialize' && p.attributes['mcp_sunset.era'] === 'legacy')).toBe(true);
+    // One caller named (the cap is 1), the next folded into `other`, the anonymous one as such; no session id anywhere.
+    const callers = new Set(points.map((p) => p.attributes['mcp_sunset.caller']));
+    expect(callers).toEqual(new Set([keys[0], 'other', 'anonymous']));
+    expect(points.every((p) => Object.keys(p.attributes).every((name) => !/session/i.test(name)))).toBe(true);
+
+    const latest = receiver.received.at(-1)!;
+    expect(latest.contentType).toBe('application/x-protobuf');
+    expect(latest.headers['x-collector-key']).toBe('k-123');
+    expect(latest.resource).toMatchObject({ 'service.name': 'mcp-sunset', 'service.instance.id': 'test-node', 'deployment.environment.name': 'test' });
+    const requests = latest.metrics.find((m) => m.name === REQUESTS)!;
+    expect(requests).toMatchObject({ kind: 'sum', temporality: 2, unit: '{request}' });
+
+    // The legacy share gauge is the store's share of today's served work.
+    const share = latestPoints(receiver, 'mcp_sunset.legacy.share');
+    const { inScope, total: served } = await service.store!.sumScopeShare({ kind: 'era', value: 'legacy' }, 'work-requests', Math.floor(Date.now() / 86_400_000) * 86_400_000);
+    expect(share).toEqual([{ attributes: {}, value: inScope / served }]);
+
+    // /metrics says the same under the standard mapping, without the caller.
+    const scraped = scrapedRequests(await (await fetch(new URL('/metrics', service.apiUrl))).text());
+    expect(scraped.every((s) => !('mcp_sunset_caller' in s.labels))).toBe(true);
+    const asAttributes = scraped.map((s) => ({ value: s.value, attributes: Object.fromEntries(DIMENSIONS.map(([, name]) => [name, s.labels[name.replace(/[^a-zA-Z0-9_]/g, '_')]]).filter(([, v]) => v !== undefined)) }));
+    expect(groupPoints(asAttributes)).toEqual(stored);
+    expect(service.health().otel).toMatchObject({ state: 'ok', protocol: 'http/protobuf', failedExports: 0, foldedRequests: 0 });
+  });
+
+  test('a collector that is down costs no request, is reported, and gets every count once it is back', async () => {
+    await receiver.stop();
+    const url = new URL(peer.url.pathname, service.sidecarUrl);
+    const summary = await runV1HttpSession(url, { token: 'first-token' });
+    expect(summary.sum).toBe('3');
+    expect(await service.flush()).toBe(true);
+    const health = await until(() => service.health().otel!, (h) => h.state === 'failing');
+    expect(health.consecutiveFailures).toBeGreaterThan(0);
+    expect(health.lastError).not.toBeNull();
+    const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+    expect(metrics).toMatch(/^mcp_sunset_otel_up 0$/m);
+    expect(Number(/^mcp_sunset_otel_failed_exports (\d+)$/m.exec(metrics)![1])).toBeGreaterThan(0);
+
+    const before = receiver.received.length;
+    await receiver.restart();
+    const stored = storedRequests(service.dbPath);
+    const storedTotal = [...stored.values()].reduce((a, b) => a + b, 0);
+    await until(() => receiver.received.length > before && total(latestPoints(receiver, REQUESTS)), (t) => t === storedTotal);
+    expect(groupPoints(latestPoints(receiver, REQUESTS))).toEqual(stored);
+    await until(() => service.health().otel!.state, (s) => s === 'ok');
+  }, 40_000);
+});
+
+describe('OpenTelemetry export from the Express middleware, set by the standard variables alone, as OTLP/JSON', () => {
+  const VARIABLES = ['OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_METRIC_EXPORT_INTERVAL', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_RESOURCE_ATTRIBUTES'];
+  const saved = new Map(VARIABLES.map((name) => [name, process.env[name]]));
+  afterAll(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  test("a v2 dual-era app's counts arrive equal to its store", async () => {
+    const receiver = await startOtlpReceiver();
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-otel-'));
+    const db = join(folder, 'sunset.db');
+    Object.assign(process.env, {
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `${receiver.origin}/v1/metrics`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRIC_EXPORT_INTERVAL: '250',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc,x-tenant=blue',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.namespace=payments,deployment.environment.name=test',
+    });
+    const middleware = meter({ db, node: 'app-1', flushIntervalMs: 200, logger: pino({ level: 'silent' }) });
+    const app = await startMeteredApp('v2-dual', { json: false, metered: middleware });
+    try {
+      await runV2Session(app.url, 'pin');
+      await runV1HttpSession(app.url);
+      const stored = await until(() => storedRequests(db), (s) => [...s.values()].reduce((a, b) => a + b, 0) > 0);
+      const storedTotal = [...stored.values()].reduce((a, b) => a + b, 0);
+      // Wait for the store to have all of it (both sessions), then for the export to match.
+      const points = await until(() => latestPoints(receiver, REQUESTS), (p) => total(p) === [...storedRequests(db).values()].reduce((a, b) => a + b, 0) && total(p) >= storedTotal);
+      expect(groupPoints(points)).toEqual(storedRequests(db));
+      expect(new Set(points.map((p) => p.attributes['mcp_sunset.era']))).toEqual(new Set(['legacy', 'modern']));
+      expect(receiver.received.at(-1)!.contentType).toMatch(/^application\/json/);
+      expect(receiver.received.at(-1)!.resource).toMatchObject({ 'service.name': 'mcp-sunset', 'service.instance.id': 'app-1', 'service.namespace': 'payments', 'deployment.environment.name': 'test' });
+      expect(receiver.received.at(-1)!.headers).toMatchObject({ authorization: 'Bearer abc', 'x-tenant': 'blue' });
+      expect(middleware.otel()).toMatchObject({ state: 'ok', protocol: 'http/json' });
+    } finally {
+      await app.close();
+      await middleware.close();
+      await receiver.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
