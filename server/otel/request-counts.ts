@@ -26,13 +26,13 @@ class SeriesTable {
 
   constructor(private readonly maxSeries: number) {}
 
-  add(attributes: Record<string, string>, count: number): void {
-    const key = JSON.stringify(Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
+  /** `key` names the attribute set (the labels it is made from); `attributes` is built only for a series not seen yet. */
+  add(key: string, attributes: () => Record<string, string>, count: number): void {
     const found = this.series.get(key);
     if (found !== undefined) {
       found.value += count;
     } else if (this.series.size < this.maxSeries) {
-      this.series.set(key, { attributes: Object.freeze(attributes), value: count });
+      this.series.set(key, { attributes: Object.freeze(attributes()), value: count });
     } else {
       this.overflow ??= { attributes: OVERFLOW_ATTRIBUTES, value: 0 };
       this.overflow.value += count;
@@ -65,9 +65,13 @@ export class RequestCounts {
   add(cells: readonly TallyCell[]): void {
     for (const cell of cells) {
       if (cell.kind !== 'request' || cell.count <= 0) continue;
-      const attributes = requestAttributes(cell);
-      this.withoutCaller.add(attributes, cell.count);
-      this.withCaller.add({ ...attributes, [OTEL_ATTRIBUTES.caller]: this.callerLabel(cell.integration) }, cell.count);
+      // The labels the attributes are made of, as JSON: a method or version is the client's text, and no
+      // text it chooses can make two label sets one key. Cheap enough for every cell of a flush.
+      const caller = this.callerLabel(cell.integration);
+      const labels = [cell.era, cell.transport, cell.reason, cell.version, cell.method, cell.outcome];
+      this.withoutCaller.add(JSON.stringify(labels), () => requestAttributes(cell), cell.count);
+      labels.push(caller);
+      this.withCaller.add(JSON.stringify(labels), () => ({ ...requestAttributes(cell), [OTEL_ATTRIBUTES.caller]: caller }), cell.count);
     }
   }
 

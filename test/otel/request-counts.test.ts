@@ -34,4 +34,13 @@ describe('RequestCounts', () => {
     expect(sum(counts.byCaller())).toBe(3);
     expect(sum(counts.withoutCallers())).toBe(3);
   });
+
+  test('a method chosen to look like two label sets joined stays its own series', () => {
+    const counts = new RequestCounts({ maxCallers: 10, maxSeries: 100 });
+    counts.add([trafficCell({ method: 'a","b' }), trafficCell({ method: 'a', version: 'b' })]);
+    expect(counts.byCaller().map((s) => [s.attributes['mcp.method.name'], s.value])).toEqual([
+      ['a","b', 1],
+      ['a', 1],
+    ]);
+  });
 });

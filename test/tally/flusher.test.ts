@@ -114,6 +114,25 @@ describe('Flusher', () => {
     });
   });
 
+  test('tells each batch as it leaves the tally, once, failed writes included; a listener that throws costs it nothing', async () => {
+    const drained: TallyBatch[] = [];
+    const { flusher, sink, add } = setup({
+      onDrained: (batch) => {
+        drained.push(batch);
+        throw new Error('listener fault');
+      },
+    });
+    add(2);
+    sink.down = true;
+    await flusher.flushNow();
+    add(1, 'tools/list');
+    sink.down = false;
+    await flusher.flushNow();
+    expect(drained.map((b) => b.cells.map((c) => `${c.method}×${c.count}`))).toEqual([['tools/call×2'], ['tools/list×1']]);
+    expect(sink.methods().sort()).toEqual(['tools/call×2', 'tools/list×1']);
+    expect(flusher.health().droppedEvents).toBe(0);
+  });
+
   test('does not call the sink when there is nothing to write', async () => {
     const { sink, flusher } = setup();
     expect(await flusher.flushNow()).toBe(true);
