@@ -15,6 +15,8 @@ export interface MeteringGauges {
   pausedPlans(): number;
   /** Cumulative request counts by their OpenTelemetry attributes, caller left out (server/otel/request-counts.ts). */
   requestSeries?(): readonly { attributes: Readonly<Record<string, string>>; value: number }[];
+  /** mcp.server.operation.duration since start: the bucket bounds (seconds) and each series' counts, sum and count. */
+  durationSeries?(): { bounds: readonly number[]; series: readonly { attributes: Readonly<Record<string, string>>; counts: readonly number[]; sum: number; count: number }[] };
   /** The OpenTelemetry export's state, when it runs. */
   otelExport?(): { up: boolean; failedExports: number; lastExportAt: number | null } | undefined;
 }
@@ -105,6 +107,29 @@ export function createMetrics(gauges: MeteringGauges) {
       }
     },
   });
+  // A histogram whose buckets arrive aggregated: prom-client's own takes one value per call, so it
+  // is written out as the text format spells a histogram (cumulative `le` buckets, _sum, _count).
+  const durationName = 'mcp_server_operation_duration_seconds';
+  const durationHelp = 'MCP request duration as the proxy saw it, from taking the request in to its outcome (the OpenTelemetry export\'s mcp.server.operation.duration).';
+  registry.registerMetric({
+    name: durationName,
+    help: durationHelp,
+    type: 'histogram',
+    aggregator: 'sum',
+    async get() {
+      const { bounds, series } = gauges.durationSeries?.() ?? { bounds: [], series: [] };
+      const values = series.flatMap((s) => {
+        const labels = Object.fromEntries(Object.entries(s.attributes).map(([name, value]) => [prometheusName(name), value]));
+        let running = 0;
+        const buckets = s.counts.map((n, i) => {
+          running += n;
+          return { metricName: `${durationName}_bucket`, labels: { ...labels, le: i < bounds.length ? String(bounds[i]) : '+Inf' }, value: running };
+        });
+        return [...buckets, { metricName: `${durationName}_sum`, labels, value: s.sum }, { metricName: `${durationName}_count`, labels, value: s.count }];
+      });
+      return { name: durationName, help: durationHelp, type: 'histogram', aggregator: 'sum', values };
+    },
+  } as unknown as Parameters<Registry['registerMetric']>[0]);
   gauge('mcp_sunset_otel_up', '1 when the last OpenTelemetry export reached the collector; 0 when it failed, before the first, or with the export off.', () => {
     const otel = gauges.otelExport?.();
     return otel === undefined ? undefined : otel.up ? 1 : 0;

@@ -10,10 +10,12 @@ import type { Observation } from '../sidecar/observation.js';
 import { appendSpool } from '../store/spool-file.js';
 import type { Store } from '../store/store.js';
 import { Flusher, type FlushSpill } from '../tally/flusher.js';
+import { DurationHistograms } from '../otel/duration-histograms.js';
 import { RequestCounts } from '../otel/request-counts.js';
 import { otelEnabled, startOtelExport, type OtelExport, type OtelHealth } from '../otel/start-otel-export.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import { DEFAULT_SHARE_BASIS } from '../protocol/work-request.js';
+import { OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
 import type { SidecarKind } from '../tally/tally-cell.js';
 import { Tally } from '../tally/tally.js';
@@ -114,12 +116,14 @@ export async function createMetering(
   }
   // Fed by each batch as it leaves the tally: what the OpenTelemetry export and /metrics' requests count.
   const requestCounts = new RequestCounts({ maxCallers: config.otel.maxCallers, maxSeries: config.otel.maxSeries });
+  const durations = new DurationHistograms(config.otel.maxSeries);
   let countFault = () => undefined as void;
   const flusher = new Flusher({
     tally,
     onDrained: (batch) => {
       try {
         requestCounts.add(batch.cells);
+        durations.add(tally.takeDurations());
       } catch (error) {
         countFault();
         logger.error({ err: error }, 'request counts for the export failed; the store still gets every count');
@@ -169,6 +173,7 @@ export async function createMetering(
     failedFlushes: () => flusher.health().failedFlushes,
     pausedPlans: () => sidecar.pausedPlans?.() ?? 0,
     requestSeries: () => requestCounts.withoutCallers(),
+    durationSeries: () => ({ bounds: OPERATION_DURATION_BOUNDS, series: durations.list() }),
     otelExport: () => {
       const health = otel?.health();
       return health === undefined ? undefined : { up: health.state === 'ok', failedExports: health.failedExports, lastExportAt: health.lastExportAt === null ? null : Date.parse(health.lastExportAt) };
@@ -182,6 +187,7 @@ export async function createMetering(
         settings: config.otel,
         node: config.node,
         counts: requestCounts,
+        durations,
         // Today's share across the store, as the dashboard's latest daily point reads it.
         legacyShare: async () => {
           if (store === undefined) return null;

@@ -1,10 +1,13 @@
+import { ValueType } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { AggregationTemporalityPreference, OTLPMetricExporter as JsonExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtobufExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, DataPointType, MeterProvider, PeriodicExportingMetricReader, type MetricProducer, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
+import type { DurationHistograms } from './duration-histograms.js';
 import type { RequestCounts } from './request-counts.js';
 
 /** What /healthz says of the export. */
@@ -33,6 +36,7 @@ export interface OtelExportOptions {
   settings: Config['otel'];
   node: string;
   counts: RequestCounts;
+  durations: DurationHistograms;
   /** The legacy share of today's served work across the store, read once per export; null when unknown. */
   legacyShare: () => Promise<number | null>;
   logger: Logger;
@@ -60,6 +64,51 @@ function shown(url: string): string {
 }
 
 const AT_EXIT_MS = 5_000;
+
+/** Epoch milliseconds as OpenTelemetry's [seconds, nanoseconds]. */
+function hrTime(ms: number): [number, number] {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+/**
+ * `mcp.server.operation.duration` from the histograms the tally's drains fill. The SDK's own
+ * histogram takes one value per call; these come aggregated, so they are handed to the reader as
+ * collected data, the way a bridge from another metrics library is.
+ */
+function durationProducer(durations: DurationHistograms, resource: ResourceMetrics['resource'], startedAt: number, now: () => number): MetricProducer {
+  return {
+    async collect() {
+      const startTime = hrTime(startedAt);
+      const endTime = hrTime(now());
+      const dataPoints = durations.list().map((series) => ({
+        startTime,
+        endTime,
+        attributes: series.attributes,
+        value: { buckets: { boundaries: [...OPERATION_DURATION_BOUNDS], counts: [...series.counts] }, sum: series.sum, count: series.count },
+      }));
+      return {
+        resourceMetrics: {
+          resource,
+          scopeMetrics: [
+            {
+              scope: { name: 'mcp-sunset' },
+              metrics: [
+                {
+                  descriptor: { name: 'mcp.server.operation.duration', description: 'MCP request duration as the proxy saw it, from taking the request in to its outcome.', unit: 's', valueType: ValueType.DOUBLE },
+                  aggregationTemporality: AggregationTemporality.CUMULATIVE,
+                  dataPointType: DataPointType.HISTOGRAM,
+                  dataPoints,
+                },
+              ],
+            },
+          ],
+        },
+        errors: [],
+      };
+    },
+  };
+}
 
 /**
  * Exports the request counts (and the legacy share) over OTLP/HTTP on a period, off the request
@@ -105,11 +154,13 @@ export function startOtelExport(options: OtelExportOptions): OtelExport {
     selectAggregationTemporality: (kind) => inner.selectAggregationTemporality(kind),
     selectAggregation: (kind) => inner.selectAggregation(kind),
   };
+  const resource = resourceFromAttributes({ 'service.name': 'mcp-sunset', 'service.instance.id': options.node, ...settings.resourceAttributes });
   const provider = new MeterProvider({
-    resource: resourceFromAttributes({ 'service.name': 'mcp-sunset', 'service.instance.id': options.node, ...settings.resourceAttributes }),
+    resource,
     readers: [
       new PeriodicExportingMetricReader({
         exporter,
+        metricProducers: [durationProducer(options.durations, resource, options.now(), options.now)],
         exportIntervalMillis: settings.exportIntervalMs,
         exportTimeoutMillis: Math.min(settings.exportTimeoutMs, settings.exportIntervalMs),
       }),

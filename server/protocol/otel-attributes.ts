@@ -30,6 +30,20 @@ export const OTEL_ATTRIBUTES = {
   caller: 'mcp_sunset.caller',
 } as const;
 
+/**
+ * The bucket bounds of `mcp.server.operation.duration`, in seconds: the conventions' advice for MCP
+ * operations, from 10 ms to 5 minutes (a tool call may run long).
+ */
+export const OPERATION_DURATION_BOUNDS: readonly number[] = Object.freeze([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+
+/** Index of the bucket a duration falls in: the first bound at or above it, past the last the overflow bucket. */
+export function durationBucket(seconds: number): number {
+  const bounds = OPERATION_DURATION_BOUNDS;
+  let i = 0;
+  while (i < bounds.length && seconds > bounds[i]!) i += 1;
+  return i;
+}
+
 /** The version label the tally files a request without one under. */
 const NO_VERSION = '(none)';
 

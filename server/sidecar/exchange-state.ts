@@ -13,6 +13,8 @@ export interface PendingAnswer<A> {
   answersArriveOn: string;
   /** True when the client dropped the stream the answer was coming on. */
   clientLeft: boolean;
+  /** When its exchange began, on the meter's clock: its duration runs from here to its outcome. */
+  since: number;
 }
 
 /** Settles a request still open on its own exchange, from outside it (a cancel, a DELETE). The id comes as held (see boundedId). */
@@ -24,6 +26,8 @@ export type SettleInFlight = (id: JsonRpcId, outcome: Outcome) => void;
  */
 export interface ExchangeState<A> {
   readonly record: RecordObservation<A>;
+  /** Monotonic milliseconds, for durations (performance.now unless a test gives its own). */
+  readonly clock: () => number;
   /** Largest JSON answer, or single SSE event, read to find an outcome. */
   readonly maxAnswerBytes: number;
   rememberSession(id: string, version: string | undefined): void;

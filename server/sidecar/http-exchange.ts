@@ -10,6 +10,7 @@ import type { Outcome } from '../protocol/vocabulary.js';
 import { AnswerTextDecoder, answerText } from './answer-text.js';
 import { boundedId } from './bounded-key.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
+import { secondsSince } from './seconds-since.js';
 
 /** The URL the client used: a relative endpoint is resolved against it, and Host names its host. */
 function requestUrlOf(facts: HttpRequestFacts): URL {
@@ -43,6 +44,8 @@ export class HttpExchange<A> {
   private answerTooLarge = false;
   private ended = false;
   private readonly parked: ClassifiedMessage[] = [];
+  /** When the meter took the request in, on its clock. */
+  private readonly since: number;
 
   constructor(
     private readonly state: ExchangeState<A>,
@@ -51,6 +54,7 @@ export class HttpExchange<A> {
     readonly attrs: A,
   ) {
     this.classification = classification;
+    this.since = state.clock();
     this.open = [...classification.messages];
     const on = classification.answersArriveOn;
     if (on !== undefined) {
@@ -233,7 +237,7 @@ export class HttpExchange<A> {
     if (this.channelPath !== undefined && opensLegacySession(settled.message) && settled.message.version !== null) {
       this.state.setChannelVersion(this.channelPath, settled.message.version);
     }
-    this.state.record({ ...pending, message: settled.message, outcome: settled.outcome });
+    this.state.record({ ...pending, message: settled.message, outcome: settled.outcome, seconds: timed(settled.message, pending.since, this.state.clock) });
   }
 
   /** The open request this answer belongs to; an id-less error belongs to a lone request. */
@@ -254,7 +258,7 @@ export class HttpExchange<A> {
 
   private pending(message: ClassifiedMessage, answersArriveOn: string, clientLeft: boolean): PendingAnswer<A> {
     const { claimMismatch, clientInfo } = this.classification;
-    return { message, claimMismatch, clientInfo, attrs: this.attrs, answersArriveOn, clientLeft };
+    return { message, claimMismatch, clientInfo, attrs: this.attrs, answersArriveOn, clientLeft, since: this.since };
   }
 
   /** A cancel or a session's end, seen on another exchange, settles an open request of this one. */
@@ -287,6 +291,11 @@ export class HttpExchange<A> {
   private settle(message: ClassifiedMessage, outcome: Outcome): void {
     this.drop(message);
     const { claimMismatch, clientInfo } = this.classification;
-    this.state.record({ message, outcome, claimMismatch, clientInfo, attrs: this.attrs });
+    this.state.record({ message, outcome, claimMismatch, clientInfo, attrs: this.attrs, seconds: timed(message, this.since, this.state.clock) });
   }
+}
+
+/** A request's duration; undefined for every other kind of message, which has no operation to time. */
+function timed(message: ClassifiedMessage, since: number, clock: () => number): number | undefined {
+  return message.kind === 'request' ? secondsSince(since, clock) : undefined;
 }

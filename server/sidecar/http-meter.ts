@@ -7,6 +7,7 @@ import { boundedId, boundedKey, MAX_KEY_CHARS } from './bounded-key.js';
 import { BudgetedTable } from './budgeted-table.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 import { HttpExchange } from './http-exchange.js';
+import { secondsSince } from './seconds-since.js';
 import type { RecordObservation } from './observation.js';
 
 export interface HttpMeterOptions<A> {
@@ -29,6 +30,8 @@ export interface HttpMeterOptions<A> {
   httpSseStreamPaths?: readonly string[];
   /** Largest JSON answer, or single SSE event, read to find an outcome. */
   maxAnswerBytes?: number;
+  /** Monotonic milliseconds for request durations; performance.now by default. */
+  clock?: () => number;
 }
 
 const MAX_LEARNED_PATHS = 64;
@@ -56,6 +59,7 @@ interface InFlight {
  */
 export class HttpMeter<A> implements ExchangeState<A> {
   readonly record: RecordObservation<A>;
+  readonly clock: () => number;
   readonly maxAnswerBytes: number;
   // Every key and held string a client can choose is bounded (ids and session keys as digests when
   // long), and every table has a byte budget besides its entry cap.
@@ -70,6 +74,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   constructor(options: HttpMeterOptions<A>) {
     this.record = options.record;
+    this.clock = options.clock ?? (() => performance.now());
     this.maxAnswerBytes = options.maxAnswerBytes ?? MIB;
     const sessionBytes = options.maxSessionBytes ?? 16 * MIB;
     const pendingBytes = options.maxPendingAnswerBytes ?? 64 * MIB;
@@ -260,7 +265,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   private recordPending(entry: PendingAnswer<A>, outcome: Outcome): void {
-    this.record({ message: entry.message, outcome, claimMismatch: entry.claimMismatch, clientInfo: entry.clientInfo, attrs: entry.attrs });
+    this.record({ message: entry.message, outcome, claimMismatch: entry.claimMismatch, clientInfo: entry.clientInfo, attrs: entry.attrs, seconds: secondsSince(entry.since, this.clock) });
   }
 }
 

@@ -8,6 +8,11 @@ export interface Observation<A> {
   claimMismatch: boolean;
   clientInfo: ClientInfoHint | undefined;
   attrs: A;
+  /**
+   * A request's duration as the meter saw it, in seconds: from its classification to its outcome.
+   * Absent where it was not timed: notifications, refusals (the server never saw them).
+   */
+  seconds?: number;
 }
 
 export type RecordObservation<A> = (observation: Observation<A>) => void;

@@ -9,6 +9,7 @@ import { BudgetedTable } from './budgeted-table.js';
 import { heldLabel } from './held-label.js';
 import type { MeterMemory } from './http-meter.js';
 import type { RecordObservation } from './observation.js';
+import { secondsSince } from './seconds-since.js';
 
 const MIB = 1024 * 1024;
 
@@ -17,11 +18,15 @@ export interface StdioMeterOptions {
   maxOpen?: number;
   /** Bytes each of those two tables may hold, as estimated. */
   maxOpenBytes?: number;
+  /** Monotonic milliseconds for request durations; performance.now by default. */
+  clock?: () => number;
 }
 
 interface OpenRequest<A> {
   message: ClassifiedMessage;
   attrs: A;
+  /** When the line was written to the server, on the meter's clock. */
+  since: number;
 }
 
 /** Ids are scoped per process and told apart by type; a long string id is keyed by its digest. */
@@ -51,11 +56,13 @@ export class StdioMeter<A> {
   private negotiatedVersion: string | undefined;
   private readonly open: BudgetedTable<OpenRequest<A>>;
   private readonly serverRequests: BudgetedTable<{ method: string }>;
+  private readonly clock: () => number;
 
   constructor(
     private readonly record: RecordObservation<A>,
     options: StdioMeterOptions = {},
   ) {
+    this.clock = options.clock ?? (() => performance.now());
     const max = options.maxOpen ?? 10_000;
     const maxBytes = options.maxOpenBytes ?? 64 * MIB;
     this.open = new BudgetedTable<OpenRequest<A>>({
@@ -97,7 +104,7 @@ export class StdioMeter<A> {
     for (const message of messages) {
       if (message.method === METHOD.initialize && message.kind === 'request') this.initializeSeen = true;
       if (message.kind === 'request' && message.id !== null) {
-        this.open.set(idKey(message.id), { message: heldMessage(message), attrs });
+        this.open.set(idKey(message.id), { message: heldMessage(message), attrs, since: this.clock() });
         continue;
       }
       this.record({ message, outcome: 'no-response', claimMismatch: false, clientInfo: undefined, attrs });
@@ -141,7 +148,7 @@ export class StdioMeter<A> {
         // The server's answer names it, and it is held in every later message of the process.
         this.negotiatedVersion = settled.message.version === null ? undefined : heldLabel(settled.message.version);
       }
-      this.record({ message: settled.message, outcome: settled.outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+      this.record({ message: settled.message, outcome: settled.outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs, seconds: secondsSince(entry.since, this.clock) });
     }
   }
 
@@ -166,6 +173,6 @@ export class StdioMeter<A> {
   }
 
   private settle(entry: OpenRequest<A>, outcome: 'no-response' | 'cancelled'): void {
-    this.record({ message: entry.message, outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs });
+    this.record({ message: entry.message, outcome, claimMismatch: false, clientInfo: undefined, attrs: entry.attrs, seconds: secondsSince(entry.since, this.clock) });
   }
 }

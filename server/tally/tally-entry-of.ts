@@ -10,6 +10,8 @@ export interface SettledMessage {
   clientInfo: ClientInfoHint | undefined;
   /** The caller, and whether a plan in dry run would have refused the exchange. */
   attrs: { integration: string; source: string; wouldBlock?: boolean };
+  /** A request's duration as the meter saw it, when it was timed. */
+  seconds?: number;
 }
 
 /** The tally entry a settled message is counted as: one cell's labels plus what is kept of the caller. */
@@ -30,5 +32,6 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     clientInfo: settled.clientInfo,
     claimMismatch: settled.claimMismatch,
     wouldBlock: attrs.wouldBlock === true,
+    ...(settled.seconds === undefined ? {} : { seconds: settled.seconds }),
   };
 }

@@ -1,5 +1,6 @@
 import { bucketStart } from '../lib/time-bucket.js';
 import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
+import { durationBucket, OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import { isLegacyWorkServed } from '../protocol/served.js';
 import { classifyRequest } from '../protocol/work-request.js';
 import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
@@ -22,6 +23,17 @@ export interface TallyEntry {
   claimMismatch: boolean;
   /** A plan in dry run would have refused it: let through, and counted beside its real outcome. */
   wouldBlock?: boolean;
+  /** A request's duration in seconds, when the meter timed it. */
+  seconds?: number;
+}
+
+/** The durations of one cell's timed requests, as histogram buckets (bounds: OPERATION_DURATION_BOUNDS). */
+export interface DurationCell {
+  /** The cell's labels, as filed (capped like its counts). */
+  labels: TrafficLabels;
+  counts: number[];
+  sum: number;
+  count: number;
 }
 
 export interface TallyStats {
@@ -56,6 +68,10 @@ class Admitted {
 export class Tally {
   private cells = new Map<string, TallyCell>();
   private sightings = new Map<string, IntegrationSighting>();
+  // Beside the cells, under the same keys, so they are bounded as the cells are; held apart so the
+  // batches the store and the spool take are unchanged.
+  private durations = new Map<string, DurationCell>();
+  private drainedDurations: DurationCell[] = [];
   private readonly methods: Admitted;
   private readonly versions: Admitted;
   private readonly integrations: Admitted;
@@ -103,6 +119,7 @@ export class Tally {
     cell.count += 1;
     if (entry.claimMismatch) cell.mismatchCount += 1;
     if (entry.wouldBlock === true) cell.wouldBlockCount = (cell.wouldBlockCount ?? 0) + 1;
+    if (entry.seconds !== undefined) this.time(key, cell, entry.seconds);
     this.events += 1;
     this.pending += 1;
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.
@@ -110,13 +127,34 @@ export class Tally {
     if (admittedIntegration) this.sight(labels.integration, entry, isLegacyWorkServed(labels), at);
   }
 
-  /** Hands over everything held and starts afresh. */
+  /** Hands over everything held and starts afresh; the durations of the drained cells wait for `takeDurations`. */
   drain(): TallyBatch {
     const batch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
+    this.drainedDurations = [...this.durations.values()];
+    this.durations = new Map();
     this.cells = new Map();
     this.sightings = new Map();
     this.pending = 0;
     return batch;
+  }
+
+  /** The durations of the cells the last drain handed over (once: a second call answers none). */
+  takeDurations(): DurationCell[] {
+    const taken = this.drainedDurations;
+    this.drainedDurations = [];
+    return taken;
+  }
+
+  private time(key: string, cell: TallyCell, seconds: number): void {
+    let timed = this.durations.get(key);
+    if (timed === undefined) {
+      const { era, transport, reason, version, method, kind, outcome, integration } = cell;
+      timed = { labels: { era, transport, reason, version, method, kind, outcome, integration }, counts: new Array<number>(OPERATION_DURATION_BOUNDS.length + 1).fill(0), sum: 0, count: 0 };
+      this.durations.set(key, timed);
+    }
+    timed.counts[durationBucket(seconds)]! += 1;
+    timed.sum += seconds;
+    timed.count += 1;
   }
 
   stats(): TallyStats {

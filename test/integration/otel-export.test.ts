@@ -7,7 +7,7 @@ import { meter } from '../../server/express/index.js';
 import { openDatabase } from '../../server/store/sqlite/open-database.js';
 import { startMeteredApp } from '../express/metered-apps.js';
 import { latestPoints, startOtlpReceiver, type OtlpReceiver, type ReceivedPoint } from '../otel/otlp-receiver.js';
-import { runV1HttpSession, runV2Session } from '../peers/clients.js';
+import { runV1HttpSession, runV2CountWithProgress, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
@@ -90,6 +90,8 @@ describe('OpenTelemetry export from the sidecar', () => {
       keys.push([...(await known())].find((k) => !before.has(k))!);
     }
     await runV1HttpSession(url);
+    // A tool call that takes at least 2 × 150 ms on the server: the proxy cannot see it end sooner.
+    await runV2CountWithProgress(url, 2, 150, () => undefined);
     expect(await service.flush()).toBe(true);
   }, 60_000);
   afterAll(async () => {
@@ -133,6 +135,34 @@ describe('OpenTelemetry export from the sidecar', () => {
     const asAttributes = scraped.map((s) => ({ value: s.value, attributes: Object.fromEntries(DIMENSIONS.map(([, name]) => [name, s.labels[name.replace(/[^a-zA-Z0-9_]/g, '_')]]).filter(([, v]) => v !== undefined)) }));
     expect(groupPoints(asAttributes)).toEqual(stored);
     expect(service.health().otel).toMatchObject({ state: 'ok', protocol: 'http/protobuf', failedExports: 0, foldedRequests: 0 });
+  });
+
+  test('mcp.server.operation.duration: every timed request in its histogram, as the proxy saw it, equal on /metrics', async () => {
+    const stored = storedRequests(service.dbPath);
+    const storedTotal = [...stored.values()].reduce((a, b) => a + b, 0);
+    const histogram = await until(
+      () => receiver.received.at(-1)?.metrics.find((m) => m.name === 'mcp.server.operation.duration'),
+      (m) => m !== undefined && m.histogramPoints.reduce((sum, p) => sum + p.count, 0) === storedTotal,
+    );
+    expect(histogram).toMatchObject({ kind: 'histogram', unit: 's', temporality: 2 });
+    // Nothing here was refused, so every request was timed: per attribute set, the histogram counts what the store counts.
+    expect(groupPoints(histogram!.histogramPoints.map((p) => ({ attributes: p.attributes, value: p.count })))).toEqual(stored);
+    for (const point of histogram!.histogramPoints) {
+      expect(point.bounds).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+      expect(point.counts.reduce((a, b) => a + b, 0)).toBe(point.count);
+      expect(point.attributes['mcp_sunset.caller']).toBeUndefined();
+    }
+    // The slow call: at least 300 ms, so above the 0.2 s bucket.
+    const calls = histogram!.histogramPoints.find((p) => p.attributes['mcp.method.name'] === 'tools/call' && p.attributes['mcp_sunset.era'] === 'modern')!;
+    const atOrBelow200ms = calls.counts.slice(0, 5).reduce((a, b) => a + b, 0);
+    expect(calls.count - atOrBelow200ms).toBeGreaterThanOrEqual(1);
+    expect(calls.sum).toBeGreaterThanOrEqual(0.3);
+
+    const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+    const counts = [...metrics.matchAll(/^mcp_server_operation_duration_seconds_count\{(.*)\} (\S+)$/gm)].map((m) => Number(m[2]));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(storedTotal);
+    expect(metrics).toMatch(/^# TYPE mcp_server_operation_duration_seconds histogram$/m);
+    expect(metrics).toMatch(/^mcp_server_operation_duration_seconds_bucket\{.*le="\+Inf".*\} \d+$/m);
   });
 
   test('a collector that is down costs no request, is reported, and gets every count once it is back', async () => {

@@ -8,10 +8,20 @@ export interface ReceivedPoint {
   value: number;
 }
 
+/** One histogram data point: explicit bounds and a count per bucket (one more than the bounds). */
+export interface ReceivedHistogramPoint {
+  attributes: Record<string, string>;
+  count: number;
+  sum: number;
+  bounds: number[];
+  counts: number[];
+}
+
 export interface ReceivedMetric {
   name: string;
   unit: string;
-  kind: 'sum' | 'gauge' | 'other';
+  kind: 'sum' | 'gauge' | 'histogram' | 'other';
+  histogramPoints: ReceivedHistogramPoint[];
   /** For a sum: cumulative (2) or delta (1), as OTLP numbers them. */
   temporality: number | null;
   points: ReceivedPoint[];
@@ -37,7 +47,17 @@ const OTLP = protobuf.Root.fromJSON({
         ResourceMetrics: { fields: { resource: { type: 'Resource', id: 1 }, scopeMetrics: { rule: 'repeated', type: 'ScopeMetrics', id: 2 } } },
         Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
         ScopeMetrics: { fields: { metrics: { rule: 'repeated', type: 'Metric', id: 2 } } },
-        Metric: { fields: { name: { type: 'string', id: 1 }, unit: { type: 'string', id: 3 }, gauge: { type: 'Gauge', id: 5 }, sum: { type: 'Sum', id: 7 } } },
+        Metric: { fields: { name: { type: 'string', id: 1 }, unit: { type: 'string', id: 3 }, gauge: { type: 'Gauge', id: 5 }, sum: { type: 'Sum', id: 7 }, histogram: { type: 'Histogram', id: 9 } } },
+        Histogram: { fields: { dataPoints: { rule: 'repeated', type: 'HistogramDataPoint', id: 1 }, aggregationTemporality: { type: 'int32', id: 2 } } },
+        HistogramDataPoint: {
+          fields: {
+            attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
+            count: { type: 'fixed64', id: 4 },
+            sum: { type: 'double', id: 5 },
+            bucketCounts: { rule: 'repeated', type: 'fixed64', id: 6 },
+            explicitBounds: { rule: 'repeated', type: 'double', id: 7 },
+          },
+        },
         Gauge: { fields: { dataPoints: { rule: 'repeated', type: 'NumberDataPoint', id: 1 } } },
         Sum: { fields: { dataPoints: { rule: 'repeated', type: 'NumberDataPoint', id: 1 }, aggregationTemporality: { type: 'int32', id: 2 }, isMonotonic: { type: 'bool', id: 3 } } },
         NumberDataPoint: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 7 }, asDouble: { type: 'double', id: 4 }, asInt: { type: 'sfixed64', id: 6 } } },
@@ -59,10 +79,19 @@ interface PlainPoint {
   asDouble?: number;
   asInt?: string | number;
 }
+interface PlainHistogramPoint {
+  attributes?: PlainKeyValue[];
+  count?: string | number;
+  sum?: number;
+  bucketCounts?: (string | number)[];
+  explicitBounds?: number[];
+}
 interface PlainRequest {
   resourceMetrics?: {
     resource?: { attributes?: PlainKeyValue[] };
-    scopeMetrics?: { metrics?: { name: string; unit?: string; gauge?: { dataPoints?: PlainPoint[] }; sum?: { dataPoints?: PlainPoint[]; aggregationTemporality?: number } }[] }[];
+    scopeMetrics?: {
+      metrics?: { name: string; unit?: string; gauge?: { dataPoints?: PlainPoint[] }; sum?: { dataPoints?: PlainPoint[]; aggregationTemporality?: number }; histogram?: { dataPoints?: PlainHistogramPoint[]; aggregationTemporality?: number } }[];
+    }[];
   }[];
 }
 
@@ -83,9 +112,16 @@ function exportOf(request: PlainRequest, contentType: string, headers: ReceivedE
     Object.assign(resource, attributesOf(rm.resource?.attributes));
     for (const sm of rm.scopeMetrics ?? []) {
       for (const m of sm.metrics ?? []) {
-        const kind = m.sum !== undefined ? 'sum' : m.gauge !== undefined ? 'gauge' : 'other';
+        const kind = m.sum !== undefined ? 'sum' : m.gauge !== undefined ? 'gauge' : m.histogram !== undefined ? 'histogram' : 'other';
         const points = (m.sum?.dataPoints ?? m.gauge?.dataPoints ?? []).map(pointOf);
-        metrics.push({ name: m.name, unit: m.unit ?? '', kind, temporality: m.sum?.aggregationTemporality ?? null, points });
+        const histogramPoints = (m.histogram?.dataPoints ?? []).map((p) => ({
+          attributes: attributesOf(p.attributes),
+          count: Number(p.count ?? 0),
+          sum: p.sum ?? 0,
+          bounds: p.explicitBounds ?? [],
+          counts: (p.bucketCounts ?? []).map(Number),
+        }));
+        metrics.push({ name: m.name, unit: m.unit ?? '', kind, temporality: m.sum?.aggregationTemporality ?? m.histogram?.aggregationTemporality ?? null, points, histogramPoints });
       }
     }
   }

@@ -49,6 +49,31 @@ function labelsOf(cell: TallyCell) {
 }
 
 describe('Tally', () => {
+  test('keeps the durations of timed requests per cell, in the conventions\' buckets, apart from the batch, handed over once per drain', () => {
+    const tally = new Tally({ node: 'n', now: () => T0 });
+    for (const seconds of [0.004, 0.01, 0.3, 400]) tally.add(legacyEntry({}, { seconds }));
+    tally.add(legacyEntry({ method: 'tools/list' }));
+    const batch = tally.drain();
+    expect(batch.cells.map((c) => [c.method, c.count])).toEqual([
+      ['tools/call', 4],
+      ['tools/list', 1],
+    ]);
+    expect(Object.keys(batch)).toEqual(['cells', 'integrations']);
+    const [timed, ...rest] = tally.takeDurations();
+    expect(rest).toEqual([]);
+    expect(timed!.labels).toMatchObject({ method: 'tools/call', kind: 'request', integration: 'tok_a' });
+    // 0.004 and 0.01 in the first bucket (bounds are inclusive), 0.3 in (0.2, 0.5], 400 past the last bound.
+    expect(timed!.counts).toEqual([2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(timed!.count).toBe(4);
+    expect(timed!.sum).toBeCloseTo(400.314, 9);
+    expect(tally.takeDurations()).toEqual([]);
+    // A drain without a take drops the durations it held: bounded whether or not anyone takes them.
+    tally.add(legacyEntry({}, { seconds: 1 }));
+    tally.drain();
+    tally.drain();
+    expect(tally.takeDurations()).toEqual([]);
+  });
+
   describe('per-minute bucketing', () => {
     test('counts events of the same minute and labels in one cell starting at the minute', () => {
       const { tally, setNow } = tallyAt(T0);
