@@ -15,6 +15,8 @@ export interface MeteringGauges {
   pausedPlans(): number;
   /** Cumulative request counts by their OpenTelemetry attributes, caller left out (server/otel/request-counts.ts). */
   requestSeries?(): readonly { attributes: Readonly<Record<string, string>>; value: number }[];
+  /** Cumulative refusals by plan and cause beside the request attributes, caller left out. */
+  refusalSeries?(): readonly { attributes: Readonly<Record<string, string>>; value: number }[];
   /** mcp.server.operation.duration since start: the bucket bounds (seconds) and each series' counts, sum and count. */
   durationSeries?(): { bounds: readonly number[]; series: readonly { attributes: Readonly<Record<string, string>>; counts: readonly number[]; sum: number; count: number }[] };
   /** The OpenTelemetry export's state, when it runs. */
@@ -40,9 +42,13 @@ export const REQUEST_LABELS = [
   'mcp_sunset.overflow',
 ] as const;
 
+/** A refusal's count carries the request's attributes, the plan and the cause. */
+export const REFUSAL_LABELS = [...REQUEST_LABELS, 'mcp_sunset.plan', 'mcp_sunset.refusal'] as const;
+
 /**
- * The Prometheus registry. Labels are the closed vocabulary only: no caller identity, method or
- * version (free text a client chooses) ever becomes a label, so cardinality stays fixed.
+ * The Prometheus registry. Labels are the closed vocabulary only, but for the method and version of
+ * the OpenTelemetry twins, which the tally has capped and the export bounds in series; no caller
+ * identity ever becomes a label, so cardinality stays bounded.
  */
 export function createMetrics(gauges: MeteringGauges) {
   const registry = new Registry();
@@ -89,24 +95,27 @@ export function createMetrics(gauges: MeteringGauges) {
       }
     },
   });
-  // The OpenTelemetry export's `mcp_sunset.requests`, by the standard mapping: counted at each flush, read at each scrape.
-  const requestLabels = REQUEST_LABELS.map(prometheusName);
-  const published = new Map<string, number>();
-  new Counter({
-    name: 'mcp_sunset_requests_total',
-    help: 'MCP requests counted, by method, version, transport, era, lifecycle path and outcome (the OpenTelemetry export\'s mcp_sunset.requests, without the caller).',
-    labelNames: requestLabels,
-    registers: [registry],
-    collect() {
-      for (const series of gauges.requestSeries?.() ?? []) {
-        const labels = Object.fromEntries(Object.entries(series.attributes).map(([name, value]) => [prometheusName(name), value]));
-        const key = JSON.stringify(labels);
-        const before = published.get(key) ?? 0;
-        if (series.value > before) this.inc(labels, series.value - before);
-        published.set(key, series.value);
-      }
-    },
-  });
+  // The OpenTelemetry export's counters, by the standard mapping: counted at each flush, read at each scrape.
+  const twin = (name: string, help: string, labelNames: readonly string[], read: () => readonly { attributes: Readonly<Record<string, string>>; value: number }[]) => {
+    const published = new Map<string, number>();
+    new Counter({
+      name,
+      help,
+      labelNames: labelNames.map(prometheusName),
+      registers: [registry],
+      collect() {
+        for (const series of read()) {
+          const labels = Object.fromEntries(Object.entries(series.attributes).map(([attribute, value]) => [prometheusName(attribute), value]));
+          const key = JSON.stringify(labels);
+          const before = published.get(key) ?? 0;
+          if (series.value > before) this.inc(labels, series.value - before);
+          published.set(key, series.value);
+        }
+      },
+    });
+  };
+  twin('mcp_sunset_requests_total', 'MCP requests counted, by method, version, transport, era, lifecycle path and outcome (the OpenTelemetry export\'s mcp_sunset.requests, without the caller).', REQUEST_LABELS, () => gauges.requestSeries?.() ?? []);
+  twin('mcp_sunset_refusals_total', 'MCP requests refused by a retirement plan, by plan and cause beside the request\'s labels (the OpenTelemetry export\'s mcp_sunset.refusals, without the caller).', REFUSAL_LABELS, () => gauges.refusalSeries?.() ?? []);
   // A histogram whose buckets arrive aggregated: prom-client's own takes one value per call, so it
   // is written out as the text format spells a histogram (cumulative `le` buckets, _sum, _count).
   const durationName = 'mcp_server_operation_duration_seconds';

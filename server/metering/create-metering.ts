@@ -124,6 +124,7 @@ export async function createMetering(
       try {
         requestCounts.add(batch.cells);
         durations.add(tally.takeDurations());
+        requestCounts.addRefusals(tally.takeRefusals());
       } catch (error) {
         countFault();
         logger.error({ err: error }, 'request counts for the export failed; the store still gets every count');
@@ -173,6 +174,7 @@ export async function createMetering(
     failedFlushes: () => flusher.health().failedFlushes,
     pausedPlans: () => sidecar.pausedPlans?.() ?? 0,
     requestSeries: () => requestCounts.withoutCallers(),
+    refusalSeries: () => requestCounts.refusalsWithoutCallers(),
     durationSeries: () => ({ bounds: OPERATION_DURATION_BOUNDS, series: durations.list() }),
     otelExport: () => {
       const health = otel?.health();

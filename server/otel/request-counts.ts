@@ -1,5 +1,6 @@
 import { OTEL_ATTRIBUTES, requestAttributes } from '../protocol/otel-attributes.js';
 import type { TallyCell } from '../tally/tally-cell.js';
+import type { RefusalCell } from '../tally/tally.js';
 
 /** One series of a cumulative count: its attributes and what it has counted since start. */
 export interface CountSeries {
@@ -54,11 +55,40 @@ class SeriesTable {
 export class RequestCounts {
   private readonly withCaller: SeriesTable;
   private readonly withoutCaller: SeriesTable;
+  private readonly refusalsWithCaller: SeriesTable;
+  private readonly refusalsWithoutCaller: SeriesTable;
   private readonly named = new Set<string>();
 
   constructor(private readonly options: RequestCountsOptions) {
     this.withCaller = new SeriesTable(options.maxSeries);
     this.withoutCaller = new SeriesTable(options.maxSeries);
+    this.refusalsWithCaller = new SeriesTable(options.maxSeries);
+    this.refusalsWithoutCaller = new SeriesTable(options.maxSeries);
+  }
+
+  /** Counts refusals by the plan that made them and their cause, beside the requests (which count them as `blocked`). */
+  addRefusals(cells: readonly RefusalCell[]): void {
+    for (const cell of cells) {
+      if (cell.count <= 0) continue;
+      const { era, transport, reason, version, method, outcome, kind, integration } = cell.labels;
+      if (kind !== 'request') continue;
+      const attributes = () => ({ ...requestAttributes(cell.labels), [OTEL_ATTRIBUTES.plan]: String(cell.plan), [OTEL_ATTRIBUTES.refusal]: cell.cause });
+      const caller = this.callerLabel(integration);
+      const labels: (string | number)[] = [era, transport, reason, version, method, outcome, cell.plan, cell.cause];
+      this.refusalsWithoutCaller.add(JSON.stringify(labels), attributes, cell.count);
+      labels.push(caller);
+      this.refusalsWithCaller.add(JSON.stringify(labels), () => ({ ...attributes(), [OTEL_ATTRIBUTES.caller]: caller }), cell.count);
+    }
+  }
+
+  /** Refusals with their caller, for the export. */
+  refusalsByCaller(): CountSeries[] {
+    return this.refusalsWithCaller.list();
+  }
+
+  /** Refusals without the caller, for /metrics. */
+  refusalsWithoutCallers(): CountSeries[] {
+    return this.refusalsWithoutCaller.list();
   }
 
   /** Counts the request cells of a batch; other kinds of message are counted elsewhere. */

@@ -172,6 +172,11 @@ export function startOtelExport(options: OtelExportOptions): OtelExport {
     .addCallback((result) => {
       for (const series of counts.byCaller()) result.observe(series.value, series.attributes);
     });
+  meter
+    .createObservableCounter('mcp_sunset.refusals', { description: 'MCP requests refused by a retirement plan, by plan, cause (brownout, block-new, cut), method, version, era and caller.', unit: '{request}' })
+    .addCallback((result) => {
+      for (const series of counts.refusalsByCaller()) result.observe(series.value, series.attributes);
+    });
   meter.createObservableGauge('mcp_sunset.legacy.share', { description: 'Share of today\'s (UTC) served work requests the legacy era served, across every node on the store.', unit: '1' }).addCallback(async (result) => {
     try {
       const share = await options.legacyShare();

@@ -26,6 +26,10 @@ export const OTEL_ATTRIBUTES = {
   lifecyclePath: 'mcp_sunset.lifecycle_path',
   /** mcp-sunset's: the outcome, `blocked` being a refusal by a retirement plan. */
   outcome: 'mcp_sunset.outcome',
+  /** mcp-sunset's: the id of the plan that refused a request (on refusals only). */
+  plan: 'mcp_sunset.plan',
+  /** mcp-sunset's: why the plan refused it: `brownout`, `block-new` or `cut` (on refusals only). */
+  refusal: 'mcp_sunset.refusal',
   /** mcp-sunset's: the identifiable caller, capped; `anonymous` and `other` otherwise. Never in Prometheus labels. */
   caller: 'mcp_sunset.caller',
 } as const;

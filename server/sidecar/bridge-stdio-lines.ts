@@ -99,7 +99,7 @@ export function bridgeStdioLines(options: BridgeStdioLinesOptions, stdin: Readab
       const { decision, refused } = decideStdioLine(policy, classification.messages, caller.integration, options.now());
       if (decision.refusedBy !== null && refused !== undefined) {
         const answer = stdioRefusalAnswer(line, classification.messages, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
-        meter.clientLineRefused(classification, caller);
+        meter.clientLineRefused(classification, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
         if (answer !== undefined && !output.add(answer)) hold('client');
         return false;
       }

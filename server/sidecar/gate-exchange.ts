@@ -80,7 +80,7 @@ export function gateExchange<A extends Caller>(
     }
     if (decision.refusedBy !== null && refused !== undefined) {
       const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
-      meter.refused({ ...classification, messages: asJudged(classification.messages, classification) }, caller);
+      meter.refused({ ...classification, messages: asJudged(classification.messages, classification) }, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
       return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller, bridged };
     }
     where = 'classify';

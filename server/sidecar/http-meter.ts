@@ -8,7 +8,7 @@ import { BudgetedTable } from './budgeted-table.js';
 import type { ExchangeState, PendingAnswer, SettleInFlight } from './exchange-state.js';
 import { HttpExchange } from './http-exchange.js';
 import { secondsSince } from './seconds-since.js';
-import type { RecordObservation } from './observation.js';
+import type { RecordObservation, RefusalMark } from './observation.js';
 
 export interface HttpMeterOptions<A> {
   record: RecordObservation<A>;
@@ -120,9 +120,9 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   /** Counts every message of a request the sidecar answered itself, refusing it for a plan. */
-  refused(classification: HttpRequestClassification, attrs: A): void {
+  refused(classification: HttpRequestClassification, attrs: A, refusal?: RefusalMark): void {
     const { claimMismatch, clientInfo } = classification;
-    for (const message of classification.messages) this.record({ message, outcome: 'blocked', claimMismatch, clientInfo, attrs });
+    for (const message of classification.messages) this.record({ message, outcome: 'blocked', claimMismatch, clientInfo, attrs, ...(refusal === undefined ? {} : { refusal }) });
   }
 
   /** True when the path is an HTTP+SSE message endpoint, configured or learned from an `endpoint` event. */

@@ -8,7 +8,7 @@ import { boundedId } from './bounded-key.js';
 import { BudgetedTable } from './budgeted-table.js';
 import { heldLabel } from './held-label.js';
 import type { MeterMemory } from './http-meter.js';
-import type { RecordObservation } from './observation.js';
+import type { RecordObservation, RefusalMark } from './observation.js';
 import { secondsSince } from './seconds-since.js';
 
 const MIB = 1024 * 1024;
@@ -116,8 +116,8 @@ export class StdioMeter<A> {
    * Counts every message of a client line a plan refused as `blocked`. The server never saw the
    * line, so the process is left as it was: a refused `initialize` does not make it legacy.
    */
-  clientLineRefused({ messages }: StdioLineClassification, attrs: A): void {
-    for (const message of messages) this.record({ message, outcome: 'blocked', claimMismatch: false, clientInfo: undefined, attrs });
+  clientLineRefused({ messages }: StdioLineClassification, attrs: A, refusal?: RefusalMark): void {
+    for (const message of messages) this.record({ message, outcome: 'blocked', claimMismatch: false, clientInfo: undefined, attrs, ...(refusal === undefined ? {} : { refusal }) });
   }
 
   /** The client gave up on a request: it is settled now, and an answer that still comes is ignored. */

@@ -153,7 +153,7 @@ function gateClientLines(
       const { decision, refused } = decideStdioLine(options.policy(), classification.messages, caller.integration, now());
       if (decision.refusedBy !== null && refused !== undefined) {
         const answer = stdioRefusalAnswer(text, classification.messages, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
-        meter.clientLineRefused(classification, caller);
+        meter.clientLineRefused(classification, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
         if (answer !== undefined) {
           output.add(answer);
           answered = true;

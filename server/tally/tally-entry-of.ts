@@ -12,6 +12,8 @@ export interface SettledMessage {
   attrs: { integration: string; source: string; wouldBlock?: boolean };
   /** A request's duration as the meter saw it, when it was timed. */
   seconds?: number;
+  /** For a refused message, the plan and the cause. */
+  refusal?: { plan: number; cause: string };
 }
 
 /** The tally entry a settled message is counted as: one cell's labels plus what is kept of the caller. */
@@ -33,5 +35,6 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     claimMismatch: settled.claimMismatch,
     wouldBlock: attrs.wouldBlock === true,
     ...(settled.seconds === undefined ? {} : { seconds: settled.seconds }),
+    ...(settled.refusal === undefined ? {} : { refusal: settled.refusal }),
   };
 }

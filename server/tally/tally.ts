@@ -25,6 +25,17 @@ export interface TallyEntry {
   wouldBlock?: boolean;
   /** A request's duration in seconds, when the meter timed it. */
   seconds?: number;
+  /** For a refused message, the plan that refused it and the cause (brownout, block-new, cut). */
+  refusal?: { plan: number; cause: string };
+}
+
+/** Refusals of one cell by one plan for one cause: what `blocked` does not say by itself. */
+export interface RefusalCell {
+  /** The cell's labels, as filed (capped like its counts). */
+  labels: TrafficLabels;
+  plan: number;
+  cause: string;
+  count: number;
 }
 
 /** The durations of one cell's timed requests, as histogram buckets (bounds: OPERATION_DURATION_BOUNDS). */
@@ -72,6 +83,9 @@ export class Tally {
   // batches the store and the spool take are unchanged.
   private durations = new Map<string, DurationCell>();
   private drainedDurations: DurationCell[] = [];
+  // The same for refusals: one per cell, plan and cause (a handful of plans, three causes).
+  private refusals = new Map<string, RefusalCell>();
+  private drainedRefusals: RefusalCell[] = [];
   private readonly methods: Admitted;
   private readonly versions: Admitted;
   private readonly integrations: Admitted;
@@ -120,6 +134,7 @@ export class Tally {
     if (entry.claimMismatch) cell.mismatchCount += 1;
     if (entry.wouldBlock === true) cell.wouldBlockCount = (cell.wouldBlockCount ?? 0) + 1;
     if (entry.seconds !== undefined) this.time(key, cell, entry.seconds);
+    if (entry.refusal !== undefined) this.markRefusal(key, cell, entry.refusal);
     this.events += 1;
     this.pending += 1;
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.
@@ -132,6 +147,8 @@ export class Tally {
     const batch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
     this.drainedDurations = [...this.durations.values()];
     this.durations = new Map();
+    this.drainedRefusals = [...this.refusals.values()];
+    this.refusals = new Map();
     this.cells = new Map();
     this.sightings = new Map();
     this.pending = 0;
@@ -145,11 +162,28 @@ export class Tally {
     return taken;
   }
 
+  /** The refusals of the cells the last drain handed over (once: a second call answers none). */
+  takeRefusals(): RefusalCell[] {
+    const taken = this.drainedRefusals;
+    this.drainedRefusals = [];
+    return taken;
+  }
+
+  private markRefusal(key: string, cell: TallyCell, refusal: { plan: number; cause: string }): void {
+    // The plan is an id the policy compiled and the cause a closed word: neither is the client's text.
+    const refusalKey = `${key}\u0000${refusal.plan}\u0000${refusal.cause}`;
+    let marked = this.refusals.get(refusalKey);
+    if (marked === undefined) {
+      marked = { labels: labelsOf(cell), plan: refusal.plan, cause: refusal.cause, count: 0 };
+      this.refusals.set(refusalKey, marked);
+    }
+    marked.count += 1;
+  }
+
   private time(key: string, cell: TallyCell, seconds: number): void {
     let timed = this.durations.get(key);
     if (timed === undefined) {
-      const { era, transport, reason, version, method, kind, outcome, integration } = cell;
-      timed = { labels: { era, transport, reason, version, method, kind, outcome, integration }, counts: new Array<number>(OPERATION_DURATION_BOUNDS.length + 1).fill(0), sum: 0, count: 0 };
+      timed = { labels: labelsOf(cell), counts: new Array<number>(OPERATION_DURATION_BOUNDS.length + 1).fill(0), sum: 0, count: 0 };
       this.durations.set(key, timed);
     }
     timed.counts[durationBucket(seconds)]! += 1;
@@ -179,6 +213,10 @@ export class Tally {
     if (legacy) known.lastLegacySeen = Math.max(known.lastLegacySeen ?? at, at);
     if (entry.clientInfo !== undefined) known.clientInfo = entry.clientInfo;
   }
+}
+
+function labelsOf({ era, transport, reason, version, method, kind, outcome, integration }: TallyCell): TrafficLabels {
+  return { era, transport, reason, version, method, kind, outcome, integration };
 }
 
 function cellKey(minute: number, era: string, transport: string, reason: string, version: string, method: string, kind: string, outcome: string, integration: string): string {

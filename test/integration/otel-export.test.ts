@@ -7,9 +7,10 @@ import { meter } from '../../server/express/index.js';
 import { openDatabase } from '../../server/store/sqlite/open-database.js';
 import { startMeteredApp } from '../express/metered-apps.js';
 import { latestPoints, startOtlpReceiver, type OtlpReceiver, type ReceivedPoint } from '../otel/otlp-receiver.js';
-import { runV1HttpSession, runV2CountWithProgress, runV2Session } from '../peers/clients.js';
+import { captureV1ConnectError, runV1HttpSession, runV2CountWithProgress, runV2Session } from '../peers/clients.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
+import { brownoutNow, legacyPlan, sendPlan } from '../support/enforcement-peers.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
 const REQUESTS = 'mcp_sunset.requests';
@@ -185,6 +186,40 @@ describe('OpenTelemetry export from the sidecar', () => {
     await until(() => receiver.received.length > before && total(latestPoints(receiver, REQUESTS)), (t) => t === storedTotal);
     expect(groupPoints(latestPoints(receiver, REQUESTS))).toEqual(stored);
     await until(() => service.health().otel!.state, (s) => s === 'ok');
+  }, 40_000);
+});
+
+describe('OpenTelemetry export of refusals', () => {
+  test('a brownout refusal arrives with its plan and cause, as many as the store counts blocked, and on /metrics', async () => {
+    const receiver = await startOtlpReceiver();
+    const peer = await startV2Server('dual');
+    const service = await startTestService(new URL(peer.url), { otel: { endpoint: receiver.origin, exportIntervalMs: 250 } });
+    try {
+      const { id } = await sendPlan(service, 'POST', '/api/v1/plans', legacyPlan({ name: 'Drill', brownouts: brownoutNow() }));
+      const url = new URL(peer.url.pathname, service.sidecarUrl);
+      await until(() => service.health().policy.enforcingPlans, (n) => n >= 1);
+      const error = await captureV1ConnectError(url, { token: 'refused-token' });
+      expect(String(error)).toMatch(/-32022|Unsupported protocol version|brownout/i);
+      await runV2Session(url, 'pin');
+      expect(await service.flush()).toBe(true);
+      const db = openDatabase(service.dbPath);
+      const blocked = Number((db.sqlite.prepare(`select coalesce(sum(count), 0) as n from traffic_minute where kind = 'request' and outcome = 'blocked'`).get() as { n: number }).n);
+      db.close();
+      expect(blocked).toBeGreaterThan(0);
+      const points = await until(() => latestPoints(receiver, 'mcp_sunset.refusals'), (p) => total(p) === blocked);
+      for (const point of points) {
+        expect(point.attributes).toMatchObject({ 'mcp_sunset.plan': String(id), 'mcp_sunset.refusal': 'brownout', 'mcp_sunset.era': 'legacy', 'mcp_sunset.outcome': 'blocked', 'error.type': 'blocked' });
+        expect(point.attributes['mcp_sunset.caller']).toMatch(/^tok_/);
+      }
+      const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+      const lines = [...metrics.matchAll(/^mcp_sunset_refusals_total\{(.*)\} (\S+)$/gm)];
+      expect(lines.reduce((sum, m) => sum + Number(m[2]), 0)).toBe(blocked);
+      expect(lines.every((m) => m[1]!.includes(`mcp_sunset_plan="${id}"`) && m[1]!.includes('mcp_sunset_refusal="brownout"') && !m[1]!.includes('caller'))).toBe(true);
+    } finally {
+      await service.dispose();
+      await peer.close();
+      await receiver.close();
+    }
   }, 40_000);
 });
 

@@ -43,4 +43,12 @@ describe('RequestCounts', () => {
       ['a', 1],
     ]);
   });
+
+  test('refusals carry the plan and the cause beside the request attributes, with the caller only in the export\'s view', () => {
+    const counts = new RequestCounts({ maxCallers: 10, maxSeries: 100 });
+    const labels = { ...trafficCell({ outcome: 'blocked' }) };
+    counts.addRefusals([{ labels, plan: 7, cause: 'block-new', count: 4 }, { labels: { ...labels, kind: 'notification' }, plan: 7, cause: 'block-new', count: 9 }]);
+    expect(counts.refusalsByCaller()).toEqual([{ attributes: expect.objectContaining({ 'mcp_sunset.plan': '7', 'mcp_sunset.refusal': 'block-new', 'error.type': 'blocked', 'mcp_sunset.caller': 'tok_a' }), value: 4 }]);
+    expect(counts.refusalsWithoutCallers()[0]!.attributes['mcp_sunset.caller']).toBeUndefined();
+  });
 });

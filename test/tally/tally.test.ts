@@ -49,6 +49,23 @@ function labelsOf(cell: TallyCell) {
 }
 
 describe('Tally', () => {
+  test('keeps refusals per cell, plan and cause, apart from the batch, handed over once per drain', () => {
+    const tally = new Tally({ node: 'n', now: () => T0 });
+    tally.add(legacyEntry({ outcome: 'blocked' }, { refusal: { plan: 3, cause: 'brownout' } }));
+    tally.add(legacyEntry({ outcome: 'blocked' }, { refusal: { plan: 3, cause: 'brownout' } }));
+    tally.add(legacyEntry({ outcome: 'blocked' }, { refusal: { plan: 4, cause: 'cut' } }));
+    tally.add(legacyEntry());
+    expect(tally.drain().cells.map((c) => [c.outcome, c.count])).toEqual([
+      ['blocked', 3],
+      ['served', 1],
+    ]);
+    expect(tally.takeRefusals().map((r) => [r.labels.outcome, r.plan, r.cause, r.count])).toEqual([
+      ['blocked', 3, 'brownout', 2],
+      ['blocked', 4, 'cut', 1],
+    ]);
+    expect(tally.takeRefusals()).toEqual([]);
+  });
+
   test('keeps the durations of timed requests per cell, in the conventions\' buckets, apart from the batch, handed over once per drain', () => {
     const tally = new Tally({ node: 'n', now: () => T0 });
     for (const seconds of [0.004, 0.01, 0.3, 400]) tally.add(legacyEntry({}, { seconds }));
