@@ -5,10 +5,9 @@
 import type { PauseSpan } from '../analysis/plan-pause.js';
 import type { GateState } from '../analysis/compute-gate-state.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
-import type { CallerRefusals } from '../store/sqlite/list-caller-refusals.js';
-import type { NewLegacyCaller } from '../store/sqlite/list-new-legacy-callers.js';
-import type { ExemptionRecord } from '../store/sqlite/plan-record.js';
-import type { PlanAction } from '../store/sqlite/schema/index.js';
+import type { CallerRefusals } from '../store/records/caller-refusals.js';
+import type { NewLegacyCaller } from '../store/records/new-legacy-callers.js';
+import type { ExemptionRecord, PlanAction } from '../store/records/plan-record.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 
 /** One active plan, reduced to what the rules read from its view. */

@@ -7,7 +7,7 @@ import { DAY_MS } from '../analysis/compute-week-start.js';
 import { formatDay, formatPercent, formatPointsPerWeek } from '../analysis/format-numbers.js';
 import { exemptionEndsAt } from '../analysis/plan-clock.js';
 import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
-import { REFUSAL_BASELINE_HOURS } from '../store/sqlite/list-caller-refusals.js';
+import { REFUSAL_BASELINE_HOURS } from '../store/records/caller-refusals.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import type { AlertContext, AlertPlan } from './alert-context.js';
 

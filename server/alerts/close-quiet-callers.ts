@@ -1,6 +1,6 @@
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
 import type { Store } from '../store/store.js';
-import type { IntegrationClosure } from '../store/sqlite/update-integration-closure.js';
+import type { IntegrationClosure } from '../store/records/integration-record.js';
 import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
 import { scopeOf } from '../views/load-plan-views.js';
 

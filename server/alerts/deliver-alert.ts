@@ -1,5 +1,5 @@
 import pRetry, { AbortError } from 'p-retry';
-import type { AlertDraft } from '../store/sqlite/alert-record.js';
+import type { AlertDraft } from '../store/records/alert-record.js';
 import { formatAlertPayload, type WebhookFormat } from './format-alert-payload.js';
 
 export interface Webhook {

@@ -5,7 +5,7 @@
  * reach the rule's `consecutive` count from a non-firing state, and to `resolved` only from
  * `firing`; so an alert that stays found is announced once.
  */
-import type { AlertDraft } from '../store/sqlite/alert-record.js';
+import type { AlertDraft } from '../store/records/alert-record.js';
 import type { AlertRule, Finding } from './alert-rules.js';
 
 export type RulePolicy = Pick<AlertRule, 'id' | 'severity' | 'consecutive'>;

@@ -3,7 +3,7 @@
  * `json` is for machines and carries the whole alert; `slack` is a single line of plain text
  * (Slack's incoming-webhook shape, also accepted by Mattermost and Rocket.Chat), without emoji.
  */
-import type { AlertDraft } from '../store/sqlite/alert-record.js';
+import type { AlertDraft } from '../store/records/alert-record.js';
 
 export type WebhookFormat = 'json' | 'slack';
 

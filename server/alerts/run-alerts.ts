@@ -1,8 +1,8 @@
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../lib/create-logger.js';
-import type { AlertDeliveryRecord, AlertRecord } from '../store/sqlite/alert-record.js';
-import type { AlertSettingKey } from '../store/sqlite/get-alert-setting.js';
+import type { AlertDeliveryRecord, AlertRecord } from '../store/records/alert-record.js';
+import type { AlertSettingKey } from '../store/records/alert-setting-key.js';
 import type { Store } from '../store/store.js';
 import type { MeteringSnapshot } from './alert-context.js';
 import { ALERT_RULES } from './alert-rules.js';

@@ -6,8 +6,7 @@
  */
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import type { Logger } from '../lib/create-logger.js';
-import type { DigestDelivery } from '../store/sqlite/schema/index.js';
-import type { DigestRecord } from '../store/sqlite/digests.js';
+import type { DigestDelivery, DigestRecord } from '../store/records/digest-record.js';
 import type { Store } from '../store/store.js';
 import { loadDigest } from '../views/load-digest.js';
 import { postWebhook, type DeliveryPolicy, type Webhook } from './deliver-alert.js';

@@ -2,9 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AlertRun, AlertRunner } from '../alerts/run-alerts.js';
 import { AppError } from '../lib/app-error.js';
-import type { AlertRecord } from '../store/sqlite/alert-record.js';
+import { ALERT_STATES, type AlertRecord } from '../store/records/alert-record.js';
 import type { Store } from '../store/store.js';
-import { ALERT_STATES } from '../store/sqlite/schema/index.js';
 import { parseInput } from './parse-input.js';
 import { alertListingToJson, alertsToJson, alertToJson, deliveryToJson, iso, noticeToJson } from './to-json.js';
 

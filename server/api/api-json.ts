@@ -5,7 +5,7 @@
 import type { MigrationState } from '../analysis/migration-state.js';
 import type { DigestJson } from '../alerts/format-digest-payload.js';
 import type { digestRecordToJson } from './digest-router.js';
-import type { listTraffic } from '../store/sqlite/list-traffic.js';
+import type { TrafficSeries } from '../store/records/traffic-series.js';
 import type {
   auditEventToJson,
   contactToJson,
@@ -58,7 +58,7 @@ export interface PlansJson {
 export type IntegrationJson = ReturnType<typeof integrationToJson>;
 export type IntegrationsJson = ReturnType<typeof integrationsToJson>;
 /** GET /traffic sends the store's series as it is: its times are already ISO strings. */
-export type TrafficJson = ReturnType<typeof listTraffic>;
+export type TrafficJson = TrafficSeries;
 export type AlertJson = ReturnType<typeof alertListingToJson>;
 /** GET /alerts. */
 export type AlertsJson = ReturnType<typeof alertsToJson>;

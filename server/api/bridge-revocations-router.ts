@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import { BRIDGE_CHANNEL_PREFIX, BRIDGE_SESSION_ID, MAX_BRIDGE_TOKEN_CHARS, readBridgeTokenClaims, readChannelTokenSessionId } from '../protocol/read-bridge-token-claims.js';
 import type { Store } from '../store/store.js';
-import type { BridgeRevocationInput } from '../store/sqlite/upsert-bridge-revocation.js';
+import type { BridgeRevocationInput } from '../store/records/bridge-revocation-record.js';
 import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';
 import { bridgeRevocationToJson } from './to-json.js';

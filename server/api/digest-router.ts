@@ -4,7 +4,7 @@ import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { digestToJson } from '../alerts/format-digest-payload.js';
 import type { DigestSender } from '../alerts/run-digest.js';
 import { AppError } from '../lib/app-error.js';
-import type { DigestRecord } from '../store/sqlite/digests.js';
+import type { DigestRecord } from '../store/records/digest-record.js';
 import type { Store } from '../store/store.js';
 import { loadDigest } from '../views/load-digest.js';
 import { actorOf } from './actor-of.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MIGRATION_STATES } from '../analysis/migration-state.js';
 import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
-import { INTEGRATION_STATUSES } from '../store/sqlite/schema/index.js';
+import { INTEGRATION_STATUSES } from '../store/records/integration-record.js';
 import { loadIntegrationViews } from '../views/load-integration-views.js';
 import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';

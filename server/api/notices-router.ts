@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
-import { CONTACT_KINDS } from '../store/sqlite/schema/index.js';
+import { CONTACT_KINDS } from '../store/records/caller-contact-record.js';
 import type { Store } from '../store/store.js';
 import { actorOf } from './actor-of.js';
 import { parseInput } from './parse-input.js';

@@ -4,7 +4,7 @@ import { parseDuration } from '../lib/parse-duration.js';
 import { scopeCarriesModern } from '../protocol/modern-carriers.js';
 import { TRANSPORTS } from '../protocol/vocabulary.js';
 import { DEFAULT_SHARE_BASIS, SHARE_BASES } from '../protocol/work-request.js';
-import { PLAN_ACTIONS } from '../store/sqlite/schema/index.js';
+import { PLAN_ACTIONS } from '../store/records/plan-record.js';
 
 export const day = z
   .string()

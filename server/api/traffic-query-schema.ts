@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BUCKETS, BUCKET_MS } from '../lib/time-bucket.js';
 import { ERAS, MESSAGE_KINDS, OUTCOMES, REASONS, TRANSPORTS } from '../protocol/vocabulary.js';
-import { TRAFFIC_DIMENSIONS, type TrafficQuery } from '../store/sqlite/list-traffic.js';
+import { TRAFFIC_DIMENSIONS, type TrafficQuery } from '../store/records/traffic-series.js';
 
 /** How far back `from` defaults to, per bucket: enough to read, small enough to draw. */
 const DEFAULT_SPAN_MS = { minute: 3_600_000, hour: 86_400_000, day: 30 * 86_400_000 } as const;

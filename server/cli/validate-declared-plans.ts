@@ -2,8 +2,7 @@ import { planCreateSchema, planIncoherence } from '../api/plan-input-schema.js';
 import { toRecordFields } from '../api/plans-router.js';
 import type { Config } from '../config/config-schema.js';
 import { ConfigError } from '../config/load-config.js';
-import type { DeclaredPlanFields } from '../store/sqlite/same-plan-fields.js';
-import type { DeclaredPlan } from '../store/sqlite/sync-declared-plans.js';
+import type { DeclaredPlan, DeclaredPlanFields } from '../store/records/declared-plan.js';
 
 /**
  * Checks each plan of the config file as POST /api/v1/plans checks a plan, and answers them as the

@@ -5,7 +5,7 @@
  * turns it into counts.
  */
 import type { Transport } from '../protocol/vocabulary.js';
-import type { IntegrationChanges } from '../store/sqlite/update-integration.js';
+import type { IntegrationChanges } from '../store/records/integration-record.js';
 import type { DemoClientKind } from './run-demo-session.js';
 
 export interface DemoLegacyPath {

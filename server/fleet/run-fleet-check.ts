@@ -1,6 +1,6 @@
 import type { Logger } from '../lib/create-logger.js';
 import type { ProbeVerdict } from '../prober/verdict.js';
-import { type ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { ProbeRecord } from '../store/records/probe-record.js';
 import type { Store } from '../store/store.js';
 import { checkLegacyAcceptance, type LegacyAcceptance } from './check-legacy-acceptance.js';
 import type { FleetHoldOffs } from './fleet-hold-offs.js';

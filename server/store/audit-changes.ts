@@ -3,25 +3,12 @@
  * each store runs it inside the change's own transaction and writes what it answers, so a change
  * and its record are stored together or not at all.
  */
-import type { AuditAction } from './sqlite/schema/index.js';
-import type { IntegrationRecord } from './sqlite/list-integrations.js';
-import type { PlanPauseRecord } from './sqlite/pause-plans.js';
-import type { PlanRecord } from './sqlite/plan-record.js';
-import type { BridgeRevocationRecord } from './sqlite/upsert-bridge-revocation.js';
-
-export interface AuditInput {
-  actor: string;
-  action: AuditAction;
-  subject: string;
-  /** The fields that changed, as they were; null for something new. */
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-export interface AuditEventRecord extends AuditInput {
-  id: number;
-  at: number;
-}
+import type { AuditAction, AuditInput } from './records/audit-event-record.js';
+import type { BridgeRevocationRecord } from './records/bridge-revocation-record.js';
+import type { CallerNoticeRecord } from './records/caller-notice-record.js';
+import type { IntegrationRecord } from './records/integration-record.js';
+import type { PlanPauseRecord } from './records/plan-pause-record.js';
+import type { PlanRecord } from './records/plan-record.js';
 
 /** Who a change is recorded as when its caller named no one (tests, and internal upkeep). */
 export const UNATTRIBUTED = 'unattributed';
@@ -87,4 +74,10 @@ export function integrationAudit(before: IntegrationRecord, after: IntegrationRe
   const pick = (record: IntegrationRecord) => Object.fromEntries(INTEGRATION_FIELDS.map((field) => [field, record[field]]));
   const diff = changedFields(pick(before), pick(after));
   return diff === null ? null : { actor, action: 'integration.update', subject: `integration:${after.key}`, ...diff };
+}
+
+/** A notice sent (or failed), recorded by the node that sent it. */
+export function noticeAudit(row: CallerNoticeRecord): AuditInput {
+  const { id, planId, integration, stage, stageAt, daysBefore, status, attempts, lastError } = row;
+  return { actor: `notices (${row.node})`, action: 'notice.send', subject: `integration:${integration}`, before: null, after: { id, planId, stage, stageAt, daysBefore, status, attempts, lastError } };
 }

@@ -1,8 +1,5 @@
-import type { PlanInput } from './insert-plan.js';
-import type { PlanRecord } from './plan-record.js';
-
-/** What a declared plan sets: everything a plan input holds but the key it is declared under. */
-export type DeclaredPlanFields = Omit<PlanInput, 'declaredKey'>;
+import type { DeclaredPlanFields } from './records/declared-plan.js';
+import type { PlanRecord } from './records/plan-record.js';
 
 function canonical(plan: DeclaredPlanFields): string {
   // Order in the file is not a change: windows and exemptions are compared as sets.

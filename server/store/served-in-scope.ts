@@ -1,6 +1,6 @@
 import { and, eq, inArray, notInArray, or, sql, type Column, type SQL } from 'drizzle-orm';
 import { DEFAULT_SHARE_BASIS, NEGOTIATION_METHODS, PLUMBING_METHODS, type RequestClass, type ShareBasis } from '../protocol/work-request.js';
-import type { PlanScopeKind } from './sqlite/schema/index.js';
+import type { PlanScopeKind } from './records/plan-record.js';
 
 /** The traffic columns the predicates read, of either backend's traffic tables: the SQL is the same on both. */
 export interface TrafficColumns {

@@ -1,5 +1,5 @@
 import { BUCKET_MS } from '../lib/time-bucket.js';
-import type { TrafficQuery, TrafficSeries } from './sqlite/list-traffic.js';
+import type { TrafficQuery, TrafficSeries } from './records/traffic-series.js';
 
 /** One group's sums in one bucket, as either backend's traffic query answers them. */
 export interface TrafficGroupRow {

@@ -1,5 +1,5 @@
 import { migrationState, type MigrationState } from '../analysis/migration-state.js';
-import type { ScopeCallerRow } from '../store/sqlite/list-scope-callers.js';
+import type { ScopeCallerRow } from '../store/records/scope-caller-row.js';
 import type { Store } from '../store/store.js';
 
 /** What one era served a caller in a span: its version matrix, with first and last days. */

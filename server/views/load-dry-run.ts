@@ -1,6 +1,6 @@
 import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
 import type { Store } from '../store/store.js';
-import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra } from './load-callers-by-era.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';

@@ -1,6 +1,6 @@
 import { computeFleetDrift, type FleetDrift } from '../analysis/compute-fleet-drift.js';
 import { computeSidecarStates, type SidecarState } from '../analysis/compute-sidecar-states.js';
-import type { ProbeRecord } from '../store/sqlite/insert-probe.js';
+import type { ProbeRecord } from '../store/records/probe-record.js';
 import type { Store } from '../store/store.js';
 
 export interface FleetView extends FleetDrift {

@@ -3,7 +3,7 @@ import { DAY_MS } from '../analysis/compute-week-start.js';
 import { planClock } from '../analysis/plan-clock.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
-import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
 import { scopeOf } from './load-plan-views.js';
 

@@ -1,9 +1,9 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import type { MigrationState } from '../analysis/migration-state.js';
 import { bucketStart } from '../lib/time-bucket.js';
-import { type IntegrationRecord } from '../store/sqlite/list-integrations.js';
+import type { IntegrationRecord } from '../store/records/integration-record.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import type { Store } from '../store/store.js';
-import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { loadCallersByEra, type CallerEras } from './load-callers-by-era.js';
 import { planDay, scopeOf } from './load-plan-views.js';
 

@@ -2,10 +2,10 @@ import { computeEnforcementTimeline, type EnforcementPhase, type EnforcementEntr
 import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
-import type { PlanPauseRecord } from '../store/sqlite/pause-plans.js';
+import type { PlanPauseRecord } from '../store/records/plan-pause-record.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import type { Bucket } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
-import type { PlanRecord } from '../store/sqlite/plan-record.js';
 import { loadGateState } from './load-gate-state.js';
 import { scopeOf } from './load-plan-views.js';
 

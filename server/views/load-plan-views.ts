@@ -3,7 +3,7 @@ import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
 import type { Store } from '../store/store.js';
-import type { PlanRecord } from '../store/sqlite/plan-record.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
 import { loadShareView, type ShareView } from './load-share-view.js';
 

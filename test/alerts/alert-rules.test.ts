@@ -3,8 +3,8 @@ import type { AlertContext, AlertMetering, AlertPlan } from '../../server/alerts
 import { ALERT_RULES, type AlertRuleId } from '../../server/alerts/alert-rules.js';
 import type { PlanStatus } from '../../server/analysis/compute-plan-status.js';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
-import type { NewLegacyCaller } from '../../server/store/sqlite/list-new-legacy-callers.js';
-import type { ProbeRecord } from '../../server/store/sqlite/insert-probe.js';
+import type { NewLegacyCaller } from '../../server/store/records/new-legacy-callers.js';
+import type { ProbeRecord } from '../../server/store/records/probe-record.js';
 import { computeFleetDrift } from '../../server/analysis/compute-fleet-drift.js';
 import { computeGateState } from '../../server/analysis/compute-gate-state.js';
 import { computeSidecarStates, type SidecarHeartbeatRow } from '../../server/analysis/compute-sidecar-states.js';

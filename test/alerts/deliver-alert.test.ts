@@ -5,7 +5,7 @@ import { createAlertRunner, type AlertRunner } from '../../server/alerts/run-ale
 import { DEFAULT_TREND_THRESHOLDS } from '../../server/analysis/compute-trend.js';
 import type { Config } from '../../server/config/config-schema.js';
 import { createLogger } from '../../server/lib/create-logger.js';
-import type { AlertDraft } from '../../server/store/sqlite/alert-record.js';
+import type { AlertDraft } from '../../server/store/records/alert-record.js';
 import { getAlert } from '../../server/store/sqlite/get-alert.js';
 import { listAlerts } from '../../server/store/sqlite/list-alerts.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';

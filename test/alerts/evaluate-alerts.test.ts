@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { evaluateAlerts, fingerprintOf, type RuleFinding, type RulePolicy } from '../../server/alerts/evaluate-alerts.js';
-import type { AlertDraft } from '../../server/store/sqlite/alert-record.js';
+import type { AlertDraft } from '../../server/store/records/alert-record.js';
 
 const FLAT: RulePolicy = { id: 'curve-flattened', severity: 'warning', consecutive: 2 };
 const LOSS: RulePolicy = { id: 'metering-loss', severity: 'critical', consecutive: 1 };

@@ -7,7 +7,8 @@ import { DEFAULT_TREND_THRESHOLDS } from '../../server/analysis/compute-trend.js
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { getIntegration } from '../../server/store/sqlite/get-integration.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from '../store/temp-database.js';

@@ -24,8 +24,8 @@ export type ImportTarget =
 
 /**
  * Patterns over import targets: `node:*` (any built-in), `package:*` or `package:<name>`,
- * `server/*`, `server/<folder>` or `server/<folder>/<file>.js` (one file), and `outside` (a relative
- * import leaving `server/`).
+ * `server/*`, `server/<folder>`, `server/<folder>/<sub>` (every file under a subfolder, such as one
+ * store dialect) or `server/<folder>/<file>.js` (one file), and `outside` (a relative import leaving `server/`).
  */
 export type TargetPattern = 'node:*' | 'package:*' | `package:${string}` | 'server/*' | `server/${string}` | 'outside';
 
@@ -34,7 +34,7 @@ export const ANYTHING: readonly TargetPattern[] = ['node:*', 'package:*', 'serve
 
 export interface LayerRule {
   id: string;
-  /** Folders under `server/` whose files the rule constrains, or single files (`lib/time-bucket.ts`); `*` for every folder. */
+  /** Folders under `server/` whose files the rule constrains, subfolders (`store/sqlite`), or single files (`lib/time-bucket.ts`); `*` for every folder. */
   from: readonly string[] | '*';
   /** Folders exempt from a `*` rule. */
   exceptFrom?: readonly string[];
@@ -244,6 +244,44 @@ export const INVARIANTS: readonly LayerRule[] = [
     forbid: ['server/cli'],
     rationale: 'The CLI wires every part together; anything importing it would import the whole application.',
   },
+  {
+    id: 'postgres-dialect-stands-alone',
+    from: ['store/postgres'],
+    forbid: ['server/store/sqlite'],
+    rationale:
+      'The Postgres store is a dialect beside SQLite, not built on it: what both share (records, audit records, the served-in-scope SQL, '
+      + 'the traffic series\' shape) sits in the store\'s neutral modules, so a change to one dialect\'s files never reaches the other.',
+  },
+  {
+    id: 'sqlite-dialect-stands-alone',
+    from: ['store/sqlite'],
+    forbid: ['server/store/postgres'],
+    rationale: 'The embedded SQLite store must open without the Postgres driver or its schema; what the dialects share lives in the store\'s neutral modules.',
+  },
+  {
+    id: 'records-are-dialect-neutral',
+    from: ['store/records'],
+    forbid: ANYTHING,
+    allow: ['server/store/records', 'server/protocol', 'server/lib/time-bucket.js', 'server/tally/tally-cell.js'],
+    rationale:
+      'The store\'s records are the types and constants both dialects and every layer above read: written out without drizzle or a dialect\'s schema, '
+      + 'so importing a record (the dashboard does, through the API\'s JSON types) brings no database driver along, and neither dialect owns them.',
+  },
+  {
+    id: 'shared-store-code-is-neutral',
+    from: ['store/store.ts', 'store/audit-changes.ts', 'store/served-in-scope.ts', 'store/shape-traffic-series.ts', 'store/gate-columns.ts', 'store/same-plan-fields.ts'],
+    forbid: ['server/store/sqlite', 'server/store/postgres'],
+    rationale: 'The Store interface and the code both dialects import sit beside the dialects, not in one of them: importing a dialect from here would tie the other to it, and close a cycle with the dialect that imports it.',
+  },
+  {
+    id: 'store-types-come-from-records',
+    from: '*',
+    exceptFrom: ['store', 'cli', 'demo'],
+    forbid: ['server/store/sqlite', 'server/store/postgres'],
+    rationale:
+      'Layers above the store call the Store interface and read its types from the neutral records, whichever dialect runs; only the composition root, '
+      + 'which opens the configured dialect, and the demo, which seeds an embedded SQLite database through its writers, reach into a dialect.',
+  },
 ];
 
 /** An allow-list as a rule the checker applies: everything forbidden but the folder itself and what it may import. */
@@ -307,7 +345,9 @@ export function matches(target: ImportTarget, pattern: TargetPattern): boolean {
     if (target.kind !== 'server') return false;
     if (pattern === 'server/*') return true;
     const named = pattern.slice('server/'.length);
-    return named.includes('/') ? target.path === pattern : target.folder === named;
+    if (!named.includes('/')) return target.folder === named;
+    if (named.endsWith('.js')) return target.path === pattern;
+    return target.path !== undefined && (target.path === pattern || target.path.startsWith(`${pattern}/`));
   }
   return false;
 }
@@ -345,7 +385,8 @@ export function importsOf(text: SourceText): ImportRef[] {
 
 function ruleApplies(rule: LayerRule, path: string, folder: string): boolean {
   if (rule.from === '*') return !(rule.exceptFrom ?? []).includes(folder);
-  return rule.from.includes(folder) || rule.from.includes(path.slice('server/'.length));
+  const inServer = path.slice('server/'.length);
+  return rule.from.some((entry) => entry === folder || entry === inServer || (entry.includes('/') && !entry.endsWith('.ts') && inServer.startsWith(`${entry}/`)));
 }
 
 /** Whether a rule forbids an import. */

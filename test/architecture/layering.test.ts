@@ -129,6 +129,11 @@ describe('the layering checker (self-check)', () => {
     { path: 'server/lib/create-logger.ts', source: "import { hostname } from 'node:os';\nimport { pino } from 'pino';\n" },
     { path: 'server/demo/traffic.ts', source: "const version = '2025-03-26';\n" },
     { path: 'server/cli/main.ts', source: "import { createReverseProxy } from '../sidecar/reverse-proxy.js';\nconst v = `version ${'x'} is 2025-03-26`;\n" },
+    { path: 'server/store/postgres/get-plan.ts', source: "import type { PlanRecord } from '../records/plan-record.js';\nimport { withBrownouts } from '../sqlite/plan-record.js';\n" },
+    { path: 'server/store/records/plan-record.ts', source: "import type { ShareBasis } from '../../protocol/work-request.js';\nimport type { plansTable } from '../sqlite/schema/plans.js';\n" },
+    { path: 'server/store/store.ts', source: "import type { PlanRecord } from './records/plan-record.js';\nimport type { Db } from './sqlite/open-database.js';\n" },
+    { path: 'server/views/load-plan.ts', source: "import type { PlanRecord } from '../store/records/plan-record.js';\nimport type { PlanRow } from '../store/sqlite/plan-record.js';\n" },
+    { path: 'server/cli/open.ts', source: "import { openDatabase } from '../store/sqlite/open-database.js';\n" },
   ];
 
   test('reports every import outside a folder\'s allow-list, and every breach of an invariant, with file and line', () => {
@@ -160,6 +165,10 @@ describe('the layering checker (self-check)', () => {
       "analysis-may-import: server/analysis/nearly-pure.ts:5 → 'node:perf_hooks'",
       "analysis-is-pure: server/analysis/nearly-pure.ts:5 → 'node:perf_hooks'",
       "analysis-is-pure: server/lib/time-bucket.ts:1 → 'node:os'",
+      "postgres-dialect-stands-alone: server/store/postgres/get-plan.ts:2 → '../sqlite/plan-record.js'",
+      "records-are-dialect-neutral: server/store/records/plan-record.ts:2 → '../sqlite/schema/plans.js'",
+      "shared-store-code-is-neutral: server/store/store.ts:2 → './sqlite/open-database.js'",
+      "store-types-come-from-records: server/views/load-plan.ts:2 → '../store/sqlite/plan-record.js'",
     ]);
   });
 

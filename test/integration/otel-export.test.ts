@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { meter } from '../../server/express/index.js';
@@ -11,6 +13,7 @@ import { captureV1ConnectError, runV1HttpSession, runV2CountWithProgress, runV2S
 import type { Peer } from '../peers/listen-peer.js';
 import { startV2Server } from '../peers/v2-server.js';
 import { brownoutNow, legacyPlan, sendPlan } from '../support/enforcement-peers.js';
+import { PROJECT_ROOT } from '../support/spawn-cli.js';
 import { startTestService, type TestService } from '../support/start-test-service.js';
 
 const REQUESTS = 'mcp_sunset.requests';
@@ -186,6 +189,36 @@ describe('OpenTelemetry export from the sidecar', () => {
     await until(() => receiver.received.length > before && total(latestPoints(receiver, REQUESTS)), (t) => t === storedTotal);
     expect(groupPoints(latestPoints(receiver, REQUESTS))).toEqual(stored);
     await until(() => service.health().otel!.state, (s) => s === 'ok');
+  }, 40_000);
+});
+
+describe('OpenTelemetry export from the stdio wrapper', () => {
+  test('a v1 client through `wrap`, told by the standard variables: its requests arrive as pipe traffic, equal to its store, by its exit', async () => {
+    const receiver = await startOtlpReceiver();
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-otel-wrap-'));
+    const db = join(folder, 'wrap.db');
+    const tsx = ['--import', 'tsx'];
+    try {
+      const client = new V1Client({ name: 'otel-wrap-test', version: '1' });
+      await client.connect(
+        new V1StdioTransport({
+          command: process.execPath,
+          args: [...tsx, join(PROJECT_ROOT, 'server', 'cli', 'main.ts'), 'wrap', '--db', db, '--caller', 'desktop-app', '--', process.execPath, ...tsx, join(PROJECT_ROOT, 'test', 'peers', 'v1-stdio-server.ts')],
+          cwd: PROJECT_ROOT,
+          env: { ...(process.env as Record<string, string>), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_METRIC_EXPORT_INTERVAL: '60000' },
+        }),
+      );
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      await client.close();
+      // The interval is a minute: what arrives is the last export, made as the wrapper exits.
+      const points = await until(() => latestPoints(receiver, REQUESTS), (p) => p.length > 0 && total(p) === [...storedRequests(db).values()].reduce((a, b) => a + b, 0));
+      expect(groupPoints(points)).toEqual(storedRequests(db));
+      expect(points.every((p) => p.attributes['network.transport'] === 'pipe' && p.attributes['mcp_sunset.transport'] === 'stdio' && p.attributes['network.protocol.name'] === undefined)).toBe(true);
+      expect(new Set(points.map((p) => p.attributes['mcp_sunset.caller']))).toEqual(new Set(['stdio:desktop-app']));
+    } finally {
+      await receiver.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 40_000);
 });
 

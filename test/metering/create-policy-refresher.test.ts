@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 import { createPolicyRefresher, type PolicyRefresher } from '../../server/metering/create-policy-refresher.js';
 import { createLogger } from '../../server/lib/create-logger.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 import { updatePlan } from '../../server/store/sqlite/update-plan.js';
 import { openTempDatabase, type TempDatabase } from '../store/temp-database.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { listTraffic, type TrafficQuery } from '../../server/store/sqlite/list-traffic.js';
+import { listTraffic } from '../../server/store/sqlite/list-traffic.js';
+import type { TrafficQuery } from '../../server/store/records/traffic-series.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { openTempDatabase, trafficCell, type TempDatabase } from './temp-database.js';
 

@@ -3,8 +3,8 @@ import { getPlan } from '../../server/store/sqlite/get-plan.js';
 import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
 import { listPlans } from '../../server/store/sqlite/list-plans.js';
 import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
-import type { DeclaredPlanFields } from '../../server/store/sqlite/same-plan-fields.js';
-import { syncDeclaredPlans, type DeclaredPlan } from '../../server/store/sqlite/sync-declared-plans.js';
+import type { DeclaredPlan, DeclaredPlanFields } from '../../server/store/records/declared-plan.js';
+import { syncDeclaredPlans } from '../../server/store/sqlite/sync-declared-plans.js';
 import { openTempDatabase, type TempDatabase } from './temp-database.js';
 
 const T0 = Date.UTC(2026, 11, 1);

@@ -1,4 +1,4 @@
-import type { PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 
 /** A stored plan retiring the legacy era under `deny`, for tests that write plans through the store; `overrides` changes any field. */
 export function planInput(overrides: Partial<PlanInput> = {}): PlanInput {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 import { updateIntegration } from '../../server/store/sqlite/update-integration.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
-import type { PlanRecord } from '../../server/store/sqlite/plan-record.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput, PlanRecord } from '../../server/store/records/plan-record.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { loadGateState } from '../../server/views/load-gate-state.js';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 import { deleteExpiredTraffic } from '../../server/store/sqlite/delete-expired-traffic.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import type { TallyCell } from '../../server/tally/tally-cell.js';
 import { loadPlanEnforcement } from '../../server/views/load-plan-enforcement.js';

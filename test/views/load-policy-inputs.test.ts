@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
-import { insertPlan, type PlanInput } from '../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../server/store/records/plan-record.js';
 import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { getPolicyVersion } from '../../server/store/sqlite/policy-version.js';
 import { updatePlan } from '../../server/store/sqlite/update-plan.js';

@@ -6,7 +6,7 @@
 import type { DryRunJson } from '../../api/api-json.js';
 import { dryRunToJson } from '../../api/to-json.js';
 import type { Store } from '../../store/store.js';
-import type { PlanRecord } from '../../store/sqlite/plan-record.js';
+import type { PlanRecord } from '../../store/records/plan-record.js';
 import { loadDryRun } from '../../views/load-dry-run.js';
 import { UsageError } from '../usage-error.js';
 import type { GateVerdict } from './dry-run-gate.js';

@@ -1,4 +1,4 @@
-import type { IntegrationClosure } from '../sqlite/update-integration-closure.js';
+import type { IntegrationClosure } from '../records/integration-record.js';
 import type { PgDb } from './pg-db.js';
 import { updateIntegrationClosure } from './update-integration-closure.js';
 

@@ -1,6 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { AuditEventRecord, AuditInput } from '../audit-changes.js';
-import type { AuditQuery } from '../sqlite/audit-events.js';
+import type { AuditEventRecord, AuditInput, AuditQuery } from '../records/audit-event-record.js';
 import type { PgDb } from './pg-db.js';
 import { auditEventsTable } from './schema/index.js';
 

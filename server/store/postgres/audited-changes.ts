@@ -3,7 +3,8 @@
  * (the dialect functions nest theirs as savepoints): rows read before and after, what changed beside.
  */
 import { eq } from 'drizzle-orm';
-import { declaredPlanAudits, integrationAudit, pauseAudits, planAudit, revocationAudit, UNATTRIBUTED, type AuditInput } from '../audit-changes.js';
+import { declaredPlanAudits, integrationAudit, pauseAudits, planAudit, revocationAudit, UNATTRIBUTED } from '../audit-changes.js';
+import type { AuditInput } from '../records/audit-event-record.js';
 import type { Store } from '../store.js';
 import { insertAuditEvents, listAuditEvents } from './audit-events.js';
 import { getIntegration } from './get-integration.js';

@@ -1,5 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { noticeAudit, type CallerContactRecord, type CallerNoticeRecord, type ContactInput, type NoticeClaim, type NoticeOutcome, type NoticeQuery } from '../sqlite/caller-notices.js';
+import { noticeAudit } from '../audit-changes.js';
+import type { CallerContactRecord, ContactInput } from '../records/caller-contact-record.js';
+import type { CallerNoticeRecord, NoticeClaim, NoticeOutcome, NoticeQuery } from '../records/caller-notice-record.js';
 import { insertAuditEvents } from './audit-events.js';
 import type { PgDb } from './pg-db.js';
 import { callerContactsTable, callerNoticesTable } from './schema/index.js';

@@ -1,5 +1,5 @@
 import { lt } from 'drizzle-orm';
-import type { TrafficRetention } from '../sqlite/delete-expired-traffic.js';
+import type { TrafficRetention } from '../records/traffic-retention.js';
 import type { PgDb } from './pg-db.js';
 import { trafficHourTable, trafficMinuteTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { DigestClaim, DigestOutcome, DigestQuery, DigestRecord } from '../sqlite/digests.js';
+import type { DigestClaim, DigestOutcome, DigestQuery, DigestRecord } from '../records/digest-record.js';
 import type { PgDb } from './pg-db.js';
 import { digestsTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AlertSettingKey } from '../sqlite/get-alert-setting.js';
+import type { AlertSettingKey } from '../records/alert-setting-key.js';
 import type { PgDb } from './pg-db.js';
 import { settingsTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { AlertWithDeliveries } from '../sqlite/get-alert.js';
+import type { AlertWithDeliveries } from '../records/alert-record.js';
 import type { PgDb } from './pg-db.js';
 import { alertDeliveriesTable, alertsTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { IntegrationRecord } from '../sqlite/list-integrations.js';
+import type { IntegrationRecord } from '../records/integration-record.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable } from './schema/index.js';
 

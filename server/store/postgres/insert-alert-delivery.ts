@@ -1,4 +1,4 @@
-import type { AlertDeliveryInput, AlertDeliveryRecord } from '../sqlite/alert-record.js';
+import type { AlertDeliveryInput, AlertDeliveryRecord } from '../records/alert-record.js';
 import type { PgDb } from './pg-db.js';
 import { alertDeliveriesTable } from './schema/index.js';
 

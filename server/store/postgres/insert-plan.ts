@@ -1,5 +1,5 @@
-import type { PlanInput } from '../sqlite/insert-plan.js';
-import { gateColumns, type PlanRecord } from '../sqlite/plan-record.js';
+import type { PlanInput, PlanRecord } from '../records/plan-record.js';
+import { gateColumns } from '../gate-columns.js';
 import { getPlan } from './get-plan.js';
 import type { PgDb } from './pg-db.js';
 import { replaceBrownouts, replaceExemptions } from './plan-record.js';

@@ -1,4 +1,4 @@
-import type { ProbeInsert, ProbeRecord } from '../sqlite/insert-probe.js';
+import type { ProbeInsert, ProbeRecord } from '../records/probe-record.js';
 import type { PgDb } from './pg-db.js';
 import { probesTable } from './schema/index.js';
 

@@ -1,7 +1,5 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { DeliverySummary } from '../sqlite/alert-record.js';
-import type { AlertListing } from '../sqlite/list-alerts.js';
-import type { AlertState } from '../sqlite/schema/index.js';
+import type { AlertListing, AlertState, DeliverySummary } from '../records/alert-record.js';
 import type { PgDb } from './pg-db.js';
 import { alertDeliveriesTable, alertsTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { asc, gt } from 'drizzle-orm';
-import type { BridgeRevocationRecord } from '../sqlite/upsert-bridge-revocation.js';
+import type { BridgeRevocationRecord } from '../records/bridge-revocation-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { bridgeRevocationsTable } from './schema/index.js';

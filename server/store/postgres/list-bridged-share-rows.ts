@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { requestClassOf, servedRequests } from '../served-in-scope.js';
-import type { BridgedShareRow } from '../sqlite/list-bridged-share-rows.js';
+import type { BridgedShareRow } from '../records/share-day-row.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { BUCKET_MS } from '../../lib/time-bucket.js';
-import { REFUSAL_BASELINE_HOURS, type CallerRefusals } from '../sqlite/list-caller-refusals.js';
+import { REFUSAL_BASELINE_HOURS, type CallerRefusals } from '../records/caller-refusals.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable, trafficHourTable } from './schema/index.js';

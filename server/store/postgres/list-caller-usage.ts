@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
-import type { CallerVolume } from '../sqlite/list-caller-usage.js';
-import type { PlanScopeKind } from '../sqlite/schema/index.js';
+import type { CallerVolume } from '../records/caller-volume.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';

@@ -1,4 +1,4 @@
-import type { IntegrationRecord } from '../sqlite/list-integrations.js';
+import type { IntegrationRecord } from '../records/integration-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable } from './schema/index.js';

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { ProbeRecord } from '../sqlite/insert-probe.js';
+import type { ProbeRecord } from '../records/probe-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { probesTable } from './schema/index.js';

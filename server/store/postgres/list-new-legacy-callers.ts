@@ -1,5 +1,5 @@
 import { eq, gte, sql } from 'drizzle-orm';
-import type { NewLegacyCallers } from '../sqlite/list-new-legacy-callers.js';
+import type { NewLegacyCallers } from '../records/new-legacy-callers.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable, legacyCallerDayTable } from './schema/index.js';

@@ -1,6 +1,5 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import type { PlanPauseQuery } from '../sqlite/list-plan-pauses.js';
-import type { PlanPauseRecord } from '../sqlite/pause-plans.js';
+import type { PlanPauseQuery, PlanPauseRecord } from '../records/plan-pause-record.js';
 import type { PgDb } from './pg-db.js';
 import { planPausesTable } from './schema/index.js';
 

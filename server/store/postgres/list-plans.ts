@@ -1,5 +1,5 @@
 import { asc, isNull } from 'drizzle-orm';
-import type { PlanRecord } from '../sqlite/plan-record.js';
+import type { PlanRecord } from '../records/plan-record.js';
 import type { PgDb } from './pg-db.js';
 import { withBrownouts } from './plan-record.js';
 import { plansTable } from './schema/index.js';

@@ -1,6 +1,6 @@
 import { and, gte, lt, sql } from 'drizzle-orm';
-import type { ScopeCallerRow } from '../sqlite/list-scope-callers.js';
-import type { PlanScopeKind } from '../sqlite/schema/index.js';
+import type { ScopeCallerRow } from '../records/scope-caller-row.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';

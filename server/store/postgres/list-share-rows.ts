@@ -1,5 +1,5 @@
 import { and, eq, gte, lt } from 'drizzle-orm';
-import type { ShareDayRow } from '../sqlite/list-share-rows.js';
+import type { ShareDayRow } from '../records/share-day-row.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { shareDayTable } from './schema/index.js';

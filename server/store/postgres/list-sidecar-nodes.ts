@@ -1,4 +1,4 @@
-import type { SidecarNodeRecord } from '../sqlite/list-sidecar-nodes.js';
+import type { SidecarNodeRecord } from '../records/sidecar-node-record.js';
 import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { sidecarNodesTable } from './schema/index.js';

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import { shapeTrafficSeries } from '../shape-traffic-series.js';
-import { TRAFFIC_DIMENSIONS, type TrafficQuery, type TrafficSeries } from '../sqlite/list-traffic.js';
+import { TRAFFIC_DIMENSIONS, type TrafficQuery, type TrafficSeries } from '../records/traffic-series.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 

@@ -1,5 +1,5 @@
 import { and, gt, inArray, isNull } from 'drizzle-orm';
-import type { PauseInput, PlanPauseRecord } from '../sqlite/pause-plans.js';
+import type { PauseInput, PlanPauseRecord } from '../records/plan-pause-record.js';
 import type { PgDb } from './pg-db.js';
 import { bumpPolicyVersion } from './policy-version.js';
 import { planPausesTable } from './schema/index.js';

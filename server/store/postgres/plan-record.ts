@@ -1,5 +1,5 @@
 import { asc, inArray } from 'drizzle-orm';
-import type { BrownoutRecord, ExemptionRecord, PlanRecord } from '../sqlite/plan-record.js';
+import type { BrownoutRecord, ExemptionRecord, PlanRecord } from '../records/plan-record.js';
 import type { PgDb } from './pg-db.js';
 import { brownoutsTable, planExemptionsTable, plansTable } from './schema/index.js';
 

@@ -1,4 +1,4 @@
-import type { AlertRecord } from '../sqlite/alert-record.js';
+import type { AlertRecord } from '../records/alert-record.js';
 import type { AlertEvaluationSave } from '../store.js';
 import { deleteAlerts } from './delete-alerts.js';
 import type { PgDb } from './pg-db.js';

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
-import type { PlanScopeKind } from '../sqlite/schema/index.js';
-import type { ScopeRefusals } from '../sqlite/sum-scope-refusals.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
+import type { ScopeRefusals } from '../records/scope-refusals.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 import { inScopeShape } from '../served-in-scope.js';

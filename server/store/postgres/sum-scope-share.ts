@@ -1,6 +1,6 @@
 import { and, gte, sql } from 'drizzle-orm';
 import type { ShareBasis } from '../../protocol/work-request.js';
-import type { PlanScopeKind } from '../sqlite/schema/index.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
 import { servedInScope, servedRequests } from '../served-in-scope.js';

@@ -1,6 +1,6 @@
 import { isNotNull, sql } from 'drizzle-orm';
-import { samePlanFields } from '../sqlite/same-plan-fields.js';
-import type { DeclaredPlan, DeclaredPlansSync } from '../sqlite/sync-declared-plans.js';
+import { samePlanFields } from '../same-plan-fields.js';
+import type { DeclaredPlan, DeclaredPlansSync } from '../records/declared-plan.js';
 import { insertPlan } from './insert-plan.js';
 import type { PgDb } from './pg-db.js';
 import { withBrownouts } from './plan-record.js';

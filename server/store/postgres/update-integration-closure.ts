@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { IntegrationClosure } from '../sqlite/update-integration-closure.js';
+import type { IntegrationClosure } from '../records/integration-record.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable } from './schema/index.js';
 

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { IntegrationRecord } from '../sqlite/list-integrations.js';
-import type { IntegrationChanges } from '../sqlite/update-integration.js';
+import type { IntegrationChanges, IntegrationRecord } from '../records/integration-record.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable } from './schema/index.js';
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { gateColumns, type PlanRecord } from '../sqlite/plan-record.js';
-import type { PlanChanges } from '../sqlite/update-plan.js';
+import { gateColumns } from '../gate-columns.js';
+import type { PlanChanges, PlanRecord } from '../records/plan-record.js';
 import { getPlan } from './get-plan.js';
 import type { PgDb } from './pg-db.js';
 import { replaceBrownouts, replaceExemptions } from './plan-record.js';

@@ -1,4 +1,4 @@
-import type { AlertDraft, AlertRecord } from '../sqlite/alert-record.js';
+import type { AlertDraft, AlertRecord } from '../records/alert-record.js';
 import type { PgDb } from './pg-db.js';
 import { alertsTable } from './schema/index.js';
 

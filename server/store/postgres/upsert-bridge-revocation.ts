@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { BridgeRevocationInput, BridgeRevocationRecord } from '../sqlite/upsert-bridge-revocation.js';
+import type { BridgeRevocationInput, BridgeRevocationRecord } from '../records/bridge-revocation-record.js';
 import type { PgDb } from './pg-db.js';
 import { bridgeRevocationsTable } from './schema/index.js';
 

@@ -1,15 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { AuditEventRecord, AuditInput } from '../audit-changes.js';
+import type { AuditEventRecord, AuditInput, AuditQuery } from '../records/audit-event-record.js';
 import type { Db } from './open-database.js';
 import { auditEventsTable } from './schema/index.js';
-
-export interface AuditQuery {
-  /** Only the records about this subject (`plan:3`, `pause:7`, …). */
-  subject?: string;
-  /** Only records older than this one (its id), for the next page. */
-  before?: number;
-  limit: number;
-}
 
 /** Writes the records of one change at `now`; call it inside the change's transaction. */
 export function insertAuditEvents(db: Db, events: readonly AuditInput[], now: number): void {

@@ -1,32 +1,10 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { AuditInput } from '../audit-changes.js';
 import { insertAuditEvents } from './audit-events.js';
 import type { Db } from './open-database.js';
-import { callerContactsTable, callerNoticesTable, type ContactKind } from './schema/index.js';
-
-export type CallerNoticeRecord = typeof callerNoticesTable.$inferSelect;
-export type CallerContactRecord = typeof callerContactsTable.$inferSelect;
-
-/** A notice a node means to send (or to record as skipped); the store answers it only to the node that takes it. */
-export type NoticeClaim = Pick<CallerNoticeRecord, 'planId' | 'integration' | 'stage' | 'stageAt' | 'daysBefore' | 'node' | 'requests' | 'versions'> & { status: 'sending' | 'skipped' };
-
-export interface NoticeOutcome {
-  status: 'delivered' | 'failed';
-  attempts: number;
-  lastError: string | null;
-}
-
-export interface NoticeQuery {
-  planId?: number;
-  integrations?: readonly string[];
-}
-
-export interface ContactInput {
-  integration: string;
-  planId: number | null;
-  kind: ContactKind;
-  note: string;
-}
+import { callerContactsTable, callerNoticesTable } from './schema/index.js';
+import { noticeAudit } from '../audit-changes.js';
+import type { CallerContactRecord, ContactInput } from '../records/caller-contact-record.js';
+import type { CallerNoticeRecord, NoticeClaim, NoticeOutcome, NoticeQuery } from '../records/caller-notice-record.js';
 
 /** Inserts each claim unless its notice exists already; answers those this call inserted, which are this node's to send. */
 export function claimNotices(db: Db, claims: readonly NoticeClaim[], now: number): CallerNoticeRecord[] {
@@ -42,11 +20,6 @@ export function finishNotice(db: Db, id: number, outcome: NoticeOutcome, now: nu
     if (row !== undefined) insertAuditEvents(db, [noticeAudit(row)], now);
     return row;
   });
-}
-
-export function noticeAudit(row: CallerNoticeRecord): AuditInput {
-  const { id, planId, integration, stage, stageAt, daysBefore, status, attempts, lastError } = row;
-  return { actor: `notices (${row.node})`, action: 'notice.send', subject: `integration:${integration}`, before: null, after: { id, planId, stage, stageAt, daysBefore, status, attempts, lastError } };
 }
 
 /** Notices, newest first: of one plan, of some callers, or all. */

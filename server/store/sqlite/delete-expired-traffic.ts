@@ -1,11 +1,7 @@
 import { lt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficHourTable, trafficMinuteTable } from './schema/index.js';
-
-export interface TrafficRetention {
-  minuteDays: number;
-  hourDays: number;
-}
+import type { TrafficRetention } from '../records/traffic-retention.js';
 
 const DAY_MS = 86_400_000;
 

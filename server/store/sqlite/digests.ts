@@ -1,23 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { digestsTable, type DigestDelivery } from './schema/index.js';
-
-export type DigestRecord = typeof digestsTable.$inferSelect;
-
-/** A digest a node means to send; the store answers it only to the node whose insert takes its key. */
-export type DigestClaim = Pick<DigestRecord, 'key' | 'kind' | 'node' | 'requestedBy' | 'periodFrom' | 'periodTo' | 'summary' | 'content'>;
-
-export interface DigestOutcome {
-  status: 'delivered' | 'failed' | 'no-channels';
-  deliveries: DigestDelivery[];
-}
-
-export interface DigestQuery {
-  /** Newest first, at most this many (default 20). */
-  limit?: number;
-  /** Only those claimed before this id: the next page. */
-  before?: number;
-}
+import { digestsTable } from './schema/index.js';
+import type { DigestClaim, DigestOutcome, DigestQuery, DigestRecord } from '../records/digest-record.js';
 
 /** Inserts the claim unless a digest with its key exists; answers the row when this call inserted it. */
 export function claimDigest(db: Db, claim: DigestClaim, now: number): DigestRecord | undefined {

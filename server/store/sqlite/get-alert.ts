@@ -1,12 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
-import type { AlertDeliveryRecord, AlertRecord } from './alert-record.js';
 import type { Db } from './open-database.js';
 import { alertDeliveriesTable, alertsTable } from './schema/index.js';
-
-export interface AlertWithDeliveries extends AlertRecord {
-  /** Newest first. */
-  deliveries: AlertDeliveryRecord[];
-}
+import type { AlertWithDeliveries } from '../records/alert-record.js';
 
 export function getAlert(db: Db, id: number): AlertWithDeliveries | undefined {
   const row = db.select().from(alertsTable).where(eq(alertsTable.id, id)).get();

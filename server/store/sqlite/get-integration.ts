@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { IntegrationRecord } from './list-integrations.js';
+import type { IntegrationRecord } from '../records/integration-record.js';
 import type { Db } from './open-database.js';
 import { integrationsTable } from './schema/index.js';
 

@@ -1,4 +1,4 @@
-import type { AlertDeliveryInput, AlertDeliveryRecord } from './alert-record.js';
+import type { AlertDeliveryInput, AlertDeliveryRecord } from '../records/alert-record.js';
 import type { Db } from './open-database.js';
 import { alertDeliveriesTable } from './schema/index.js';
 

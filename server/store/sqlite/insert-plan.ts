@@ -1,11 +1,10 @@
 import type { Db } from './open-database.js';
 import { getPlan } from './get-plan.js';
-import { gateColumns, replaceBrownouts, replaceExemptions, type PlanRecord } from './plan-record.js';
+import { replaceBrownouts, replaceExemptions } from './plan-record.js';
+import { gateColumns } from '../gate-columns.js';
+import type { PlanInput, PlanRecord } from '../records/plan-record.js';
 import { bumpPolicyVersion } from './policy-version.js';
 import { plansTable } from './schema/index.js';
-
-/** What a new plan needs: everything the record holds but its id and bookkeeping times. */
-export type PlanInput = Omit<PlanRecord, 'id' | 'createdAt' | 'updatedAt' | 'archivedAt' | 'noticeDays'> & { noticeDays?: number[] };
 
 export function insertPlan(db: Db, input: PlanInput, now: number): PlanRecord {
   return db.transaction(() => {

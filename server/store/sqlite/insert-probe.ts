@@ -1,8 +1,6 @@
 import type { Db } from './open-database.js';
 import { probesTable } from './schema/index.js';
-
-export type ProbeRecord = typeof probesTable.$inferSelect;
-export type ProbeInsert = typeof probesTable.$inferInsert;
+import type { ProbeInsert, ProbeRecord } from '../records/probe-record.js';
 
 export function insertProbe(db: Db, probe: ProbeInsert): ProbeRecord {
   return db.insert(probesTable).values(probe).returning().get();

@@ -1,11 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { AlertRecord, DeliverySummary } from './alert-record.js';
+import type { AlertListing, AlertState, DeliverySummary } from '../records/alert-record.js';
 import type { Db } from './open-database.js';
-import { alertDeliveriesTable, alertsTable, type AlertState } from './schema/index.js';
-
-export interface AlertListing extends AlertRecord {
-  deliverySummary: DeliverySummary;
-}
+import { alertDeliveriesTable, alertsTable } from './schema/index.js';
 
 const NO_DELIVERIES: DeliverySummary = { delivered: 0, failed: 0, lastError: null, lastAt: null };
 

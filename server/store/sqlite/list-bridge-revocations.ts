@@ -1,7 +1,7 @@
 import { asc, gt } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { bridgeRevocationsTable } from './schema/index.js';
-import type { BridgeRevocationRecord } from './upsert-bridge-revocation.js';
+import type { BridgeRevocationRecord } from '../records/bridge-revocation-record.js';
 
 /** The revocations still in force at `now` (their token not yet expired), oldest first. */
 export function listBridgeRevocations(db: Db, now: number): BridgeRevocationRecord[] {

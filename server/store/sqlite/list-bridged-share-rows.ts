@@ -1,11 +1,8 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { requestClassOf, servedRequests } from '../served-in-scope.js';
-import type { ShareDayRow } from './list-share-rows.js';
 import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
-
-/** The share rollup's dimensions without the node: bridged rows are summed over the nodes read. */
-export type BridgedShareRow = Omit<ShareDayRow, 'node'>;
+import type { BridgedShareRow } from '../records/share-day-row.js';
 
 /**
  * Served client requests mcp-sunset's legacy bridge answered (reason `bridge`), per UTC day by era,

@@ -2,18 +2,7 @@ import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { BUCKET_MS } from '../../lib/time-bucket.js';
 import type { Db } from './open-database.js';
 import { integrationsTable, trafficHourTable } from './schema/index.js';
-
-export interface CallerRefusals {
-  integration: string;
-  displayName: string | null;
-  /** Requests a plan refused in the hour that starts at `hourStart`. */
-  inHour: number;
-  /** Requests a plan refused in the 24 hours before it. */
-  dayBefore: number;
-}
-
-/** Hours of history a caller's refusals are compared with. */
-export const REFUSAL_BASELINE_HOURS = 24;
+import { REFUSAL_BASELINE_HOURS, type CallerRefusals } from '../records/caller-refusals.js';
 
 /**
  * Requests refused by a plan (outcome `blocked`) per caller in one hour and in the 24 hours before

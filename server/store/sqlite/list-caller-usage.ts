@@ -1,13 +1,9 @@
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
+import { trafficDayTable } from './schema/index.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import { requestsOnBasis, servedInScope, servedRequests } from '../served-in-scope.js';
-
-export interface CallerVolume {
-  integration: string;
-  served: number;
-  legacyServed: number;
-}
+import type { CallerVolume } from '../records/caller-volume.js';
 
 /** Served and legacy-served work requests per caller since `since` (UTC day rows). */
 export function listCallerVolumes(db: Db, since: number): CallerVolume[] {

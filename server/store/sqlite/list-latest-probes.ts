@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { ProbeRecord } from './insert-probe.js';
+import type { ProbeRecord } from '../records/probe-record.js';
 import type { Db } from './open-database.js';
 import { probesTable } from './schema/index.js';
 

@@ -1,21 +1,7 @@
 import { eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { integrationsTable, legacyCallerDayTable } from './schema/index.js';
-
-export interface NewLegacyCaller {
-  integration: string;
-  /** The first UTC day the legacy path served the caller work. */
-  firstDay: number;
-  displayName: string | null;
-  clientInfoName: string | null;
-}
-
-export interface NewLegacyCallers {
-  /** The first UTC day the legacy path served any caller work; null before it did. */
-  meteredSince: number | null;
-  /** Callers whose first day of served legacy work is `sinceDay` or later, earliest first. */
-  callers: NewLegacyCaller[];
-}
+import type { NewLegacyCallers } from '../records/new-legacy-callers.js';
 
 /** Callers first served legacy work since `sinceDay`, with what the registry knows of them. */
 export function listNewLegacyCallers(db: Db, sinceDay: number): NewLegacyCallers {

@@ -1,13 +1,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import type { PlanPauseRecord } from './pause-plans.js';
+import type { PlanPauseQuery, PlanPauseRecord } from '../records/plan-pause-record.js';
 import { planPausesTable } from './schema/index.js';
-
-export interface PlanPauseQuery {
-  /** Only pauses that had not ended by then (ended early or run out); all of them when absent. */
-  endedSince?: number;
-  planId?: number;
-}
 
 /** Pauses, oldest first: a plan's whole history, or those still in force or ended lately. */
 export function listPlanPauses(db: Db, query: PlanPauseQuery = {}): PlanPauseRecord[] {

@@ -1,6 +1,7 @@
 import { asc, isNull } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { withBrownouts, type PlanRecord } from './plan-record.js';
+import { withBrownouts } from './plan-record.js';
+import type { PlanRecord } from '../records/plan-record.js';
 import { plansTable } from './schema/index.js';
 
 /** Plans in retire-date order; archived ones only when asked for. */

@@ -1,21 +1,9 @@
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
+import { trafficDayTable } from './schema/index.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import { servedInScope } from '../served-in-scope.js';
-
-/** One caller's served work requests in a plan's scope over a span of UTC day rows. */
-export interface ScopeCallerRow {
-  integration: string;
-  requests: number;
-  /** The start of the first UTC day in the span with served work in scope. */
-  firstSeen: number;
-  /** The start of the last UTC day with served work in scope. */
-  lastSeen: number;
-  versions: string[];
-  transports: string[];
-  /** How many of `requests` were marked would-block by a plan in dry run. */
-  wouldBlock: number;
-}
+import type { ScopeCallerRow } from '../records/scope-caller-row.js';
 
 /**
  * Every caller with served work requests in the scope on the day rows starting in [from, to):

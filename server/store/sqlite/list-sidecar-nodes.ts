@@ -1,7 +1,6 @@
 import type { Db } from './open-database.js';
 import { sidecarNodesTable } from './schema/index.js';
-
-export type SidecarNodeRecord = typeof sidecarNodesTable.$inferSelect;
+import type { SidecarNodeRecord } from '../records/sidecar-node-record.js';
 
 /** Every node that has flushed to this store, in node order. */
 export function listSidecarNodes(db: Db): SidecarNodeRecord[] {

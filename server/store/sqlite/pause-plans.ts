@@ -2,18 +2,7 @@ import { and, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { bumpPolicyVersion } from './policy-version.js';
 import { planPausesTable } from './schema/index.js';
-
-export type PlanPauseRecord = typeof planPausesTable.$inferSelect;
-
-/** What pausing takes; it starts at the call's `now`. */
-export interface PauseInput {
-  planIds: readonly number[];
-  reason: string;
-  /** When enforcement resumes by itself (epoch ms). */
-  endsAt: number;
-  /** Who paused: the admin token's name, or the command line's user. */
-  by: string;
-}
+import type { PauseInput, PlanPauseRecord } from '../records/plan-pause-record.js';
 
 /** The pauses not yet ended at `now`, of these plans or of all. */
 export function activePauses(planIds: readonly number[] | 'all', now: number) {

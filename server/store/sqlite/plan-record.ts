@@ -1,52 +1,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import type { ShareBasis } from '../../protocol/work-request.js';
-import { brownoutsTable, planExemptionsTable, plansTable, type PlanAction, type PlanScopeKind } from './schema/index.js';
-
-export interface BrownoutRecord {
-  startsAt: number;
-  endsAt: number;
-  note: string | null;
-}
-
-/** An integration that passes the plan's refusals through the end of `until` (YYYY-MM-DD, UTC). */
-export interface ExemptionRecord {
-  integration: string;
-  until: string;
-  note: string | null;
-}
-
-/** The usage gate: the cut waits while callers are active or the share is high, until the backstop. */
-export interface PlanGate {
-  backstopDate: string;
-  maxShare: number | null;
-}
-
-export interface PlanRecord {
-  id: number;
-  name: string;
-  scopeKind: PlanScopeKind;
-  scopeValue: string;
-  announceDate: string;
-  retireDate: string;
-  targetShare: number;
-  /** Which requests the plan's share counts. */
-  basis: ShareBasis;
-  policyUrl: string | null;
-  brownouts: BrownoutRecord[];
-  action: PlanAction;
-  blockNewCallersFrom: string | null;
-  quietDays: number;
-  gate: PlanGate | null;
-  exemptions: ExemptionRecord[];
-  /** The plan's key in the config file when it is declared there; such a plan is read-only. */
-  declaredKey: string | null;
-  /** Days before each brownout, the block-new date and the cut on which its active callers are told. */
-  noticeDays: number[];
-  createdAt: number;
-  updatedAt: number;
-  archivedAt: number | null;
-}
+import { brownoutsTable, planExemptionsTable, plansTable } from './schema/index.js';
+import type { BrownoutRecord, ExemptionRecord, PlanRecord } from '../records/plan-record.js';
 
 export type PlanRow = typeof plansTable.$inferSelect;
 
@@ -74,9 +29,4 @@ export function replaceBrownouts(db: Db, planId: number, brownouts: readonly Bro
 export function replaceExemptions(db: Db, planId: number, exemptions: readonly ExemptionRecord[]): void {
   db.delete(planExemptionsTable).where(inArray(planExemptionsTable.planId, [planId])).run();
   for (const exemption of exemptions) db.insert(planExemptionsTable).values({ planId, ...exemption }).run();
-}
-
-/** The plan's gate as its two columns. */
-export function gateColumns(gate: PlanGate | null): { gateBackstopDate: string | null; gateMaxShare: number | null } {
-  return { gateBackstopDate: gate?.backstopDate ?? null, gateMaxShare: gate?.maxShare ?? null };
 }

@@ -2,16 +2,9 @@ import { and, eq, gte, lt, min, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import { inScopeShape } from '../served-in-scope.js';
 import type { Db } from './open-database.js';
-import { trafficDayTable, trafficHourTable, trafficMinuteTable, type PlanScopeKind, type TrafficTable } from './schema/index.js';
-
-export interface ScopeRefusals {
-  /** Requests in scope the sidecar refused (outcome `blocked`). */
-  refused: number;
-  /** Requests in scope a plan in dry run would have refused, and let through. */
-  wouldBlock: number;
-  /** The resolution the span was counted at: whole buckets of it that overlap the span. */
-  bucket: Bucket;
-}
+import { trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
+import type { ScopeRefusals } from '../records/scope-refusals.js';
 
 const TABLES: Readonly<Record<Bucket, TrafficTable>> = { minute: trafficMinuteTable, hour: trafficHourTable, day: trafficDayTable };
 

@@ -1,7 +1,8 @@
 import { and, gte, sql } from 'drizzle-orm';
 import type { ShareBasis } from '../../protocol/work-request.js';
 import type { Db } from './open-database.js';
-import { trafficDayTable, type PlanScopeKind } from './schema/index.js';
+import { trafficDayTable } from './schema/index.js';
+import type { PlanScopeKind } from '../records/plan-record.js';
 import { servedInScope, servedRequests } from '../served-in-scope.js';
 
 /** Served requests on a basis since `since` (UTC day rows): all of them, and those in the scope. */

@@ -2,24 +2,10 @@ import { isNotNull } from 'drizzle-orm';
 import { insertPlan } from './insert-plan.js';
 import type { Db } from './open-database.js';
 import { withBrownouts } from './plan-record.js';
-import { samePlanFields, type DeclaredPlanFields } from './same-plan-fields.js';
+import { samePlanFields } from '../same-plan-fields.js';
 import { plansTable } from './schema/index.js';
 import { updatePlan } from './update-plan.js';
-
-export interface DeclaredPlan {
-  key: string;
-  plan: DeclaredPlanFields;
-}
-
-export interface DeclaredPlansSync {
-  inserted: string[];
-  updated: string[];
-  /** Declared before, no longer in the file. */
-  archived: string[];
-  /** Back in the file after being archived (and updated too when its fields changed). */
-  restored: string[];
-  unchanged: string[];
-}
+import type { DeclaredPlan, DeclaredPlansSync } from '../records/declared-plan.js';
 
 /**
  * Makes the stored declared plans match the file, in one transaction: a new key is inserted, a

@@ -1,11 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from './open-database.js';
-import { integrationsTable, type IntegrationStatus } from './schema/index.js';
-
-export type IntegrationClosure =
-  | { kind: 'close'; key: string; statusBeforeClose: IntegrationStatus }
-  | { kind: 'reopen'; key: string; status: IntegrationStatus }
-  | { kind: 'forget-close'; key: string };
+import { integrationsTable } from './schema/index.js';
+import type { IntegrationClosure } from '../records/integration-record.js';
 
 /**
  * Applies an automatic close or reopen. `updatedAt` is the operator's and is left alone, so a later

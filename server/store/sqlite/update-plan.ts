@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type { PlanInput } from './insert-plan.js';
 import type { Db } from './open-database.js';
 import { getPlan } from './get-plan.js';
-import { gateColumns, replaceBrownouts, replaceExemptions, type PlanRecord } from './plan-record.js';
+import { replaceBrownouts, replaceExemptions } from './plan-record.js';
+import { gateColumns } from '../gate-columns.js';
+import type { PlanChanges, PlanRecord } from '../records/plan-record.js';
 import { bumpPolicyVersion } from './policy-version.js';
 import { plansTable } from './schema/index.js';
-
-export type PlanChanges = Partial<PlanInput> & { archived?: boolean };
 
 /** Applies the given fields; answers undefined when there is no such plan. */
 export function updatePlan(db: Db, id: number, changes: PlanChanges, now: number): PlanRecord | undefined {

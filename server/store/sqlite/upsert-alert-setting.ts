@@ -1,4 +1,4 @@
-import type { AlertSettingKey } from './get-alert-setting.js';
+import type { AlertSettingKey } from '../records/alert-setting-key.js';
 import type { Db } from './open-database.js';
 import { settingsTable } from './schema/index.js';
 

@@ -1,4 +1,4 @@
-import type { AlertDraft, AlertRecord } from './alert-record.js';
+import type { AlertDraft, AlertRecord } from '../records/alert-record.js';
 import type { Db } from './open-database.js';
 import { alertsTable } from './schema/index.js';
 

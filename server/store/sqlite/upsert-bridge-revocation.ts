@@ -1,16 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { bridgeRevocationsTable } from './schema/index.js';
-
-export type BridgeRevocationRecord = typeof bridgeRevocationsTable.$inferSelect;
-
-/** What revoking a session takes; when is the call's `now`. */
-export interface BridgeRevocationInput {
-  sessionId: string;
-  /** The token's expiry (epoch ms): past it, the bridge refuses the session anyway. */
-  expiresAt: number;
-  reason: string | null;
-}
+import type { BridgeRevocationInput, BridgeRevocationRecord } from '../records/bridge-revocation-record.js';
 
 /**
  * Revokes a bridge session; answers the stored revocation. Revoking it again keeps the first

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DryRunCallerJson, DryRunJson } from '../../../server/api/api-json.js';
 import { judgeDryRun, parseFailOn } from '../../../server/cli/commands/dry-run-gate.js';
-import type { PlanInput } from '../../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../../server/store/records/plan-record.js';
 import { insertPlan } from '../../../server/store/sqlite/insert-plan.js';
 import type { Db } from '../../../server/store/sqlite/open-database.js';
 import { createTallyWriter } from '../../../server/store/sqlite/write-tally-batch.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDryRun, formatDryRun } from '../../../server/cli/commands/dry-run.js';
-import { insertPlan, type PlanInput } from '../../../server/store/sqlite/insert-plan.js';
+import { insertPlan } from '../../../server/store/sqlite/insert-plan.js';
+import type { PlanInput } from '../../../server/store/records/plan-record.js';
 import { updateIntegration } from '../../../server/store/sqlite/update-integration.js';
 import { createTallyWriter } from '../../../server/store/sqlite/write-tally-batch.js';
 import { spawnCli } from '../../support/spawn-cli.js';

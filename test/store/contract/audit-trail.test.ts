@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { DeclaredPlanFields } from '../../../server/store/sqlite/same-plan-fields.js';
+import type { DeclaredPlanFields } from '../../../server/store/records/declared-plan.js';
 import { planInput } from '../../support/plan-input.js';
 import { BACKENDS, DAY, HOUR, NOON, sighting, useStores, writeCells, cell } from './backends.js';
 

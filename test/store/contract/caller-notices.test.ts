@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { NoticeClaim } from '../../../server/store/sqlite/caller-notices.js';
+import type { NoticeClaim } from '../../../server/store/records/caller-notice-record.js';
 import { planInput } from '../../support/plan-input.js';
 import { BACKENDS, DAY, NOON, useStores } from './backends.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_TREND_THRESHOLDS } from '../../../server/analysis/compute-trend.js';
-import type { DigestClaim } from '../../../server/store/sqlite/digests.js';
+import type { DigestClaim } from '../../../server/store/records/digest-record.js';
 import { loadDigest } from '../../../server/views/load-digest.js';
 import type { TallyCell } from '../../../server/tally/tally-cell.js';
 import { planInput } from '../../support/plan-input.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { AlertDraft } from '../../../server/store/sqlite/alert-record.js';
-import type { ProbeInsert } from '../../../server/store/sqlite/insert-probe.js';
+import type { AlertDraft } from '../../../server/store/records/alert-record.js';
+import type { ProbeInsert } from '../../../server/store/records/probe-record.js';
 import { BACKENDS, MINUTE, NOON, sighting, useStores, writeCells } from './backends.js';
 
 function draft(overrides: Partial<AlertDraft> = {}): AlertDraft {

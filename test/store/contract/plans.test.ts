@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { PlanInput } from '../../../server/store/sqlite/insert-plan.js';
-import type { DeclaredPlanFields } from '../../../server/store/sqlite/same-plan-fields.js';
+import type { PlanInput } from '../../../server/store/records/plan-record.js';
+import type { DeclaredPlanFields } from '../../../server/store/records/declared-plan.js';
 import { planInput as storedPlan } from '../../support/plan-input.js';
 import { BACKENDS, DAY, NOON, useStores } from './backends.js';
 

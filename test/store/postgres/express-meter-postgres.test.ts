@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
 import { meter } from '../../../server/express/index.js';
 import { openStore } from '../../../server/store/open-store.js';
-import type { TrafficDimension } from '../../../server/store/sqlite/list-traffic.js';
+import type { TrafficDimension } from '../../../server/store/records/traffic-series.js';
 import { captureV1ConnectError, runV1HttpSession, runV2Session } from '../../peers/clients.js';
 import { dayFromNow as day, POLICY_URL } from '../../support/enforcement-peers.js';
 import { createTestDatabase, type TestDatabase } from '../../support/create-test-database.js';

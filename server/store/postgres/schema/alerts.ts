@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { ALERT_STATES } from '../../sqlite/schema/alerts.js';
+import { ALERT_STATES, ALERT_TRANSITIONS, DELIVERY_FORMATS, DELIVERY_STATUSES } from '../../records/alert-record.js';
 
 /** The alerts table of the SQLite schema, on Postgres. */
 export const alertsTable = pgTable(
@@ -29,10 +29,10 @@ export const alertDeliveriesTable = pgTable(
     alertId: integer('alert_id')
       .notNull()
       .references(() => alertsTable.id, { onDelete: 'cascade' }),
-    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    transition: text('transition', { enum: ALERT_TRANSITIONS }).notNull(),
     webhook: text('webhook').notNull(),
-    format: text('format', { enum: ['json', 'slack'] }).notNull(),
-    status: text('status', { enum: ['delivered', 'failed'] }).notNull(),
+    format: text('format', { enum: DELIVERY_FORMATS }).notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
     attempts: integer('attempts').notNull(),
     lastError: text('last_error'),
     at: bigint('at', { mode: 'number' }).notNull(),

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { AUDIT_ACTIONS } from '../../sqlite/schema/audit-events.js';
+import { AUDIT_ACTIONS } from '../../records/audit-event-record.js';
 
 /** The audit trail of the SQLite schema, on Postgres. */
 export const auditEventsTable = pgTable(

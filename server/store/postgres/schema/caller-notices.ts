@@ -1,5 +1,6 @@
 import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { CONTACT_KINDS, NOTICE_STAGE_KINDS, NOTICE_STATUSES } from '../../sqlite/schema/caller-notices.js';
+import { CONTACT_KINDS } from '../../records/caller-contact-record.js';
+import { NOTICE_STAGE_KINDS, NOTICE_STATUSES } from '../../records/caller-notice-record.js';
 import { plansTable } from './plans.js';
 
 /** The notice tables of the SQLite schema, on Postgres. */

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { DIGEST_KINDS, DIGEST_STATUSES, type DigestDelivery } from '../../sqlite/schema/digests.js';
+import { DIGEST_KINDS, DIGEST_STATUSES, type DigestDelivery } from '../../records/digest-record.js';
 
 /** The digests table of the SQLite schema, on Postgres. */
 export const digestsTable = pgTable(

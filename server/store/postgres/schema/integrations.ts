@@ -1,5 +1,5 @@
 import { bigint, pgTable, text } from 'drizzle-orm/pg-core';
-import { INTEGRATION_STATUSES } from '../../sqlite/schema/integrations.js';
+import { INTEGRATION_STATUSES } from '../../records/integration-record.js';
 
 /** The integrations table of the SQLite schema, on Postgres. */
 export const integrationsTable = pgTable('integrations', {

@@ -1,6 +1,6 @@
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { SHARE_BASES } from '../../../protocol/work-request.js';
-import { PLAN_ACTIONS, PLAN_SCOPE_KINDS } from '../../sqlite/schema/plans.js';
+import { PLAN_ACTIONS, PLAN_SCOPE_KINDS } from '../../records/plan-record.js';
 
 /** The plans tables of the SQLite schema, on Postgres. */
 export const plansTable = pgTable('plans', {

@@ -1,7 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import type { Era } from '../../../protocol/vocabulary.js';
-
-const PROBED_ERAS = ['modern', 'legacy'] as const satisfies readonly Era[];
+import { PROBED_ERAS } from '../../records/probe-record.js';
 
 /** The probes table of the SQLite schema, on Postgres. */
 export const probesTable = pgTable(

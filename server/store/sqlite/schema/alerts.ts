@@ -1,7 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-
-export const ALERT_STATES = ['pending', 'firing', 'resolved'] as const;
-export type AlertState = (typeof ALERT_STATES)[number];
+import { ALERT_STATES, ALERT_TRANSITIONS, DELIVERY_FORMATS, DELIVERY_STATUSES } from '../../records/alert-record.js';
 
 /**
  * One row per alert fingerprint (rule + subject). `pending` counts consecutive positive
@@ -35,10 +33,10 @@ export const alertDeliveriesTable = sqliteTable(
     alertId: integer('alert_id')
       .notNull()
       .references(() => alertsTable.id, { onDelete: 'cascade' }),
-    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    transition: text('transition', { enum: ALERT_TRANSITIONS }).notNull(),
     webhook: text('webhook').notNull(),
-    format: text('format', { enum: ['json', 'slack'] }).notNull(),
-    status: text('status', { enum: ['delivered', 'failed'] }).notNull(),
+    format: text('format', { enum: DELIVERY_FORMATS }).notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
     attempts: integer('attempts').notNull(),
     lastError: text('last_error'),
     at: integer('at').notNull(),

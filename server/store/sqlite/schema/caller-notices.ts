@@ -1,16 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CONTACT_KINDS } from '../../records/caller-contact-record.js';
+import { NOTICE_STAGE_KINDS, NOTICE_STATUSES } from '../../records/caller-notice-record.js';
 import { plansTable } from './plans.js';
-
-export const NOTICE_STAGE_KINDS = ['brownout', 'block-new', 'cut'] as const;
-
-/**
- * Where a notice stands:
- * - sending: claimed by a node, which is delivering it (a node stopped mid-way leaves it so: it is not sent again);
- * - delivered: every webhook took it; failed: one or more did not, after their retries;
- * - skipped: an earlier threshold that had passed unsent when a nearer one was due: never sent late.
- */
-export const NOTICE_STATUSES = ['sending', 'delivered', 'failed', 'skipped'] as const;
-export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
 
 /**
  * One notice to one caller about one stage of a plan, at one threshold. The unique key is what
@@ -39,9 +30,6 @@ export const callerNoticesTable = sqliteTable(
   },
   (t) => [uniqueIndex('caller_notices_once_idx').on(t.planId, t.integration, t.stage, t.stageAt, t.daysBefore), index('caller_notices_integration_idx').on(t.integration, t.claimedAt)],
 );
-
-export const CONTACT_KINDS = ['call', 'email', 'ticket', 'meeting', 'other'] as const;
-export type ContactKind = (typeof CONTACT_KINDS)[number];
 
 /** A contact with a caller's owner made by hand, recorded by an operator, optionally about one plan. */
 export const callerContactsTable = sqliteTable(

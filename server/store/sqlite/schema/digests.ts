@@ -1,26 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-
-/**
- * Where a digest stands:
- * - sending: claimed by a node, which is delivering it (a node stopped mid-way leaves it so: it is not sent again);
- * - delivered: every webhook took it; failed: one or more did not, after their retries;
- * - no-channels: composed and kept, with no webhook configured to send it to.
- */
-export const DIGEST_STATUSES = ['sending', 'delivered', 'failed', 'no-channels'] as const;
-export type DigestStatus = (typeof DIGEST_STATUSES)[number];
-
-/** What asked for it: its schedule, or someone through the API. */
-export const DIGEST_KINDS = ['scheduled', 'on-demand'] as const;
-export type DigestKind = (typeof DIGEST_KINDS)[number];
-
-/** How one webhook took a digest. */
-export interface DigestDelivery {
-  webhook: string;
-  format: 'json' | 'slack';
-  status: 'delivered' | 'failed';
-  attempts: number;
-  lastError: string | null;
-}
+import { DIGEST_KINDS, DIGEST_STATUSES, type DigestDelivery } from '../../records/digest-record.js';
 
 /**
  * One digest sent (or being sent), with what it said. The unique key is what makes a scheduled one

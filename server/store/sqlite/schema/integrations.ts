@@ -1,7 +1,5 @@
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-
-export const INTEGRATION_STATUSES = ['unknown', 'contacted', 'migrating', 'exempt', 'done'] as const;
-export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+import { INTEGRATION_STATUSES } from '../../records/integration-record.js';
 
 /** Callers identified by a trusted mechanism; the operator's notes about them sit beside what was measured. */
 export const integrationsTable = sqliteTable('integrations', {

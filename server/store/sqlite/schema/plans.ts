@@ -1,19 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { SHARE_BASES } from '../../../protocol/work-request.js';
-
-export const PLAN_SCOPE_KINDS = ['era', 'transport', 'version'] as const;
-export type PlanScopeKind = (typeof PLAN_SCOPE_KINDS)[number];
-
-/**
- * What a plan does to the traffic in its scope. Each step of a retirement is rehearsed before the next:
- * - observe: counts only (the default);
- * - dryrun: every request the plan would refuse is counted as would-block, and let through;
- * - warn: responses in scope carry Deprecation / Sunset / Link headers from the announce date;
- * - deny: the headers, and refusals in brownouts, of new callers after the block-new date, and from the cut.
- */
-export const PLAN_ACTIONS = ['observe', 'dryrun', 'warn', 'deny'] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
+import { PLAN_ACTIONS, PLAN_SCOPE_KINDS } from '../../records/plan-record.js';
 
 /** A published retirement of the legacy era, the HTTP+SSE transport, or one protocol version. */
 export const plansTable = sqliteTable('plans', {

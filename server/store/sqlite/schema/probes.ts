@@ -1,8 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { Era } from '../../../protocol/vocabulary.js';
-
-/** A check settles on one of these or on none (null); `unknown` is the tally's word, never a probe's. */
-const PROBED_ERAS = ['modern', 'legacy'] as const satisfies readonly Era[];
+import { PROBED_ERAS } from '../../records/probe-record.js';
 
 /** Fleet checks: one row per node per check, so drift and outages can be seen over time. */
 export const probesTable = sqliteTable(
