@@ -8,7 +8,7 @@ import { formatDay, formatPercent, formatPointsPerWeek } from '../analysis/forma
 import { exemptionEndsAt } from '../analysis/plan-clock.js';
 import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
 import { REFUSAL_BASELINE_HOURS } from '../store/records/caller-refusals.js';
-import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
+import { UNIDENTIFIED_KEYS } from '../views/unidentified-keys.js';
 import type { AlertContext, AlertPlan } from './alert-context.js';
 
 export type AlertSeverity = 'info' | 'warning' | 'critical';

@@ -1,8 +1,8 @@
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
 import type { Store } from '../store/store.js';
 import type { IntegrationClosure } from '../store/records/integration-record.js';
-import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
-import { scopeOf } from '../views/load-plan-views.js';
+import { UNIDENTIFIED_KEYS } from '../views/unidentified-keys.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 
 /**
  * Marks done the identifiable callers that went quiet in every active plan's scope (no work served

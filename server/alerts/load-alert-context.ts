@@ -1,12 +1,12 @@
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope } from '../analysis/plan-scope.js';
-import { planClock } from '../analysis/plan-clock.js';
+import { dayStart, planClock } from '../analysis/plan-clock.js';
 import { BUCKET_MS, bucketStart } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
 import { loadFleetView } from '../views/load-fleet-view.js';
 import { loadGateState } from '../views/load-gate-state.js';
-import { loadPlanView, planDay, type PlanView } from '../views/load-plan-views.js';
+import { loadPlanView, type PlanView } from '../views/load-plan-views.js';
 import type { AlertContext, AlertMetering, AlertPause, AlertPlan } from './alert-context.js';
 import { NEW_CALLER_DAYS } from './alert-rules.js';
 
@@ -28,7 +28,7 @@ async function toAlertPlan(store: Store, view: PlanView, now: number): Promise<A
     name: plan.name,
     scopeLabel: summarizeScope(view.scope),
     retireDate: plan.retireDate,
-    retireDay: planDay(plan.retireDate),
+    retireDay: dayStart(plan.retireDate),
     targetShare: plan.targetShare,
     status,
     currentShare: share.currentShare ?? trend.currentShare,

@@ -13,8 +13,8 @@ import { bucketStart } from '../lib/time-bucket.js';
 import type { CallerNoticeRecord, NoticeClaim } from '../store/records/caller-notice-record.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import type { Store } from '../store/store.js';
-import { UNIDENTIFIED_KEYS } from '../views/load-integration-views.js';
-import { scopeOf } from '../views/load-plan-views.js';
+import { UNIDENTIFIED_KEYS } from '../views/unidentified-keys.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 import { postWebhook, type DeliveryPolicy, type Webhook } from './deliver-alert.js';
 import { formatNoticePayload, type NoticeContent } from './format-notice-payload.js';
 

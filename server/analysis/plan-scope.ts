@@ -16,6 +16,11 @@ export interface ScopeShape {
   version: string;
 }
 
+/** A plan's scope as the analysis reads it: an era plan retires the legacy era, whatever its stored value. */
+export function scopeOf(plan: { scopeKind: PlanScope['kind']; scopeValue: string }): PlanScope {
+  return plan.scopeKind === 'era' ? { kind: 'era', value: 'legacy' } : { kind: plan.scopeKind, value: plan.scopeValue };
+}
+
 /** True when a request with this era, transport and version falls inside the plan's scope. */
 export function isInScopeShape(scope: PlanScope, shape: ScopeShape): boolean {
   switch (scope.kind) {

@@ -1,4 +1,4 @@
-import type { DryRunJson } from './api-json.js';
+import type { DryRunJson } from './dry-run-json.js';
 
 const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until', 'migration', 'notices_delivered', 'last_notice_at', 'last_contact_at'];
 

@@ -9,7 +9,6 @@ import type { PlanPauseRecord } from '../store/records/plan-pause-record.js';
 import type { AuditEventRecord } from '../store/records/audit-event-record.js';
 import type { CallerContactRecord } from '../store/records/caller-contact-record.js';
 import type { CallerNoticeRecord } from '../store/records/caller-notice-record.js';
-import type { AuditEventRecord } from '../store/audit-changes.js';
 import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { FleetView } from '../views/load-fleet-view.js';
 import type { EraUse } from '../views/load-callers-by-era.js';
@@ -17,7 +16,7 @@ import type { IntegrationView, IntegrationsView } from '../views/load-integratio
 import type { PlanEnforcement } from '../views/load-plan-enforcement.js';
 import type { PlanView } from '../views/load-plan-views.js';
 import type { ShareView } from '../views/load-share-view.js';
-import type { DryRunJson } from './api-json.js';
+import type { DryRunJson } from './dry-run-json.js';
 
 /** Times leave the API as ISO-8601 UTC strings; everything else keeps its shape. */
 export function iso(at: number): string;

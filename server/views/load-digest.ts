@@ -8,7 +8,7 @@ import { bucketStart } from '../lib/time-bucket.js';
 import { DEFAULT_SHARE_BASIS } from '../protocol/work-request.js';
 import type { Store } from '../store/store.js';
 import { loadCallersByEra, type EraUse } from './load-callers-by-era.js';
-import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
+import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
 import { loadPlanView } from './load-plan-views.js';
 import { loadShareView } from './load-share-view.js';
 

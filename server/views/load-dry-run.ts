@@ -2,8 +2,8 @@ import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/com
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra } from './load-callers-by-era.js';
-import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
-import { scopeOf } from './load-plan-views.js';
+import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 
 const NOT_TOLD = { notices: 0, lastNoticeAt: null, lastContactAt: null };
 

@@ -4,8 +4,8 @@ import { planClock } from '../analysis/plan-clock.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
-import { UNIDENTIFIED_KEYS } from './load-integration-views.js';
-import { scopeOf } from './load-plan-views.js';
+import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 
 /** A plan's usage gate judged on stored counts: who used the scope in its quiet days, and its share then. */
 export async function loadGateState(store: Store, plan: PlanRecord, now: number): Promise<GateState> {

@@ -1,14 +1,13 @@
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import type { MigrationState } from '../analysis/migration-state.js';
+import { dayStart } from '../analysis/plan-clock.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 import { bucketStart } from '../lib/time-bucket.js';
 import type { IntegrationRecord } from '../store/records/integration-record.js';
-import type { PlanRecord } from '../store/records/plan-record.js';
 import type { Store } from '../store/store.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra, type CallerEras } from './load-callers-by-era.js';
-import { planDay, scopeOf } from './load-plan-views.js';
-
-/** Keys that stand for callers nobody can phone: no trusted identity, or past the cap. */
-export const UNIDENTIFIED_KEYS: ReadonlySet<string> = new Set(['anonymous', 'other']);
+import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
 
 export const USAGE_WINDOW_DAYS = 30;
 
@@ -61,7 +60,7 @@ export interface IntegrationsView {
 function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: number): PlanDeadline {
   const base = { planId: plan.id, planName: plan.name, lastUsedDay: lastUsedDay ?? null };
   if (lastUsedDay === undefined) return { ...base, state: 'ok', label: 'OK' };
-  if (now < planDay(plan.retireDate)) return { ...base, state: 'fix-by', label: `Fix by ${plan.retireDate}` };
+  if (now < dayStart(plan.retireDate)) return { ...base, state: 'fix-by', label: `Fix by ${plan.retireDate}` };
   return { ...base, state: 'overdue', label: 'Overdue' };
 }
 

@@ -3,11 +3,11 @@ import type { GateState } from '../analysis/compute-gate-state.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
 import { isPauseActive, pauseEndsAt } from '../analysis/plan-pause.js';
 import type { PlanPauseRecord } from '../store/records/plan-pause-record.js';
-import type { PlanRecord } from '../store/records/plan-record.js';
 import type { Bucket } from '../lib/time-bucket.js';
 import type { Store } from '../store/store.js';
+import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadGateState } from './load-gate-state.js';
-import { scopeOf } from './load-plan-views.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 
 export interface EnforcementWindow {
   kind: EnforcementEntryKind;

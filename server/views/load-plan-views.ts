@@ -1,7 +1,8 @@
 import { computePlanStatus, type PlanStatus } from '../analysis/compute-plan-status.js';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
-import { summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
+import { dayStart } from '../analysis/plan-clock.js';
+import { scopeOf, summarizeScope, type PlanScope } from '../analysis/plan-scope.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadPlanEnforcement, type PlanEnforcement } from './load-plan-enforcement.js';
@@ -13,15 +14,6 @@ export interface PlanView {
   status: PlanStatus;
   share: ShareView;
   enforcement: PlanEnforcement;
-}
-
-/** A plan date (YYYY-MM-DD) as the UTC midnight it starts. */
-export function planDay(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-export function scopeOf(plan: Pick<PlanRecord, 'scopeKind' | 'scopeValue'>): PlanScope {
-  return plan.scopeKind === 'era' ? { kind: 'era', value: 'legacy' } : { kind: plan.scopeKind, value: plan.scopeValue };
 }
 
 /** How far back a plan's curve goes unless asked otherwise. */
@@ -38,7 +30,7 @@ export async function loadPlanView(store: Store, plan: PlanRecord, now: number, 
   const from = options.from ?? now - DEFAULT_CURVE_DAYS * DAY_MS;
   const share = await loadShareView(store, { scope, basis: plan.basis, bucket: options.bucket ?? 'day', from, to, target: plan.targetShare, now, thresholds, ...(options.node === undefined ? {} : { node: options.node }) });
   const status = computePlanStatus(
-    { retireDate: planDay(plan.retireDate), announceDate: planDay(plan.announceDate), targetShare: plan.targetShare, label: summarizeScope(scope) },
+    { retireDate: dayStart(plan.retireDate), announceDate: dayStart(plan.announceDate), targetShare: plan.targetShare, label: summarizeScope(scope) },
     share.trend,
     share.currentShare,
     now,

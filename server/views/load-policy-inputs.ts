@@ -4,7 +4,7 @@ import { pauseEndsAt } from '../analysis/plan-pause.js';
 import type { PolicyInputs, PolicyPlanInput } from '../policy/compile-policy.js';
 import type { Store } from '../store/store.js';
 import { loadGateState } from './load-gate-state.js';
-import { scopeOf } from './load-plan-views.js';
+import { scopeOf } from '../analysis/plan-scope.js';
 
 /** How far back the versions a server answered under are read, when none are configured. */
 export const SERVED_VERSIONS_DAYS = 30;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isInScopeShape, summarizeScope, type PlanScope } from '../../server/analysis/plan-scope.js';
+import { isInScopeShape, scopeOf, summarizeScope, type PlanScope } from '../../server/analysis/plan-scope.js';
 
 const shape = { era: 'legacy', transport: 'http+sse', version: '2024-11-05' } as const;
 
@@ -26,5 +26,21 @@ describe('summarizeScope', () => {
       summarizeScope({ kind: 'transport', value: 'http+sse' }),
       summarizeScope({ kind: 'version', value: '2024-11-05' }),
     ]).toEqual(['Legacy', 'http+sse', 'Version 2024-11-05']);
+  });
+});
+
+describe('scopeOf', () => {
+  test('reads a plan\'s stored scope, an era plan always retiring the legacy era', () => {
+    expect([
+      scopeOf({ scopeKind: 'era', scopeValue: 'legacy' }),
+      scopeOf({ scopeKind: 'era', scopeValue: '' }),
+      scopeOf({ scopeKind: 'transport', scopeValue: 'http+sse' }),
+      scopeOf({ scopeKind: 'version', scopeValue: '2024-11-05' }),
+    ]).toEqual<PlanScope[]>([
+      { kind: 'era', value: 'legacy' },
+      { kind: 'era', value: 'legacy' },
+      { kind: 'transport', value: 'http+sse' },
+      { kind: 'version', value: '2024-11-05' },
+    ]);
   });
 });
