@@ -292,6 +292,24 @@ export function allowListRule(list: FolderAllowList): LayerRule {
 /** Every rule the server's code is checked against. */
 export const LAYER_RULES: readonly LayerRule[] = [...FOLDER_ALLOW_LISTS.map(allowListRule), ...INVARIANTS];
 
+/**
+ * An import cycle tolerated for now: the files of one ring of the import graph, why it is there and
+ * what removes it. Every other cycle fails the layering test.
+ */
+export interface KnownCycle {
+  files: readonly string[];
+  rationale: string;
+}
+
+export const KNOWN_CYCLES: readonly KnownCycle[] = [
+  {
+    files: ['server/prober/http-channel.ts', 'server/prober/http-sse-channel.ts'],
+    rationale:
+      'To be removed: the streamable HTTP channel falls back to the HTTP+SSE channel, which reuses the former\'s header settings; '
+      + 'the prober is being regrouped into subfolders, and the shared settings move out of both channels with it. Delete this entry then.',
+  },
+];
+
 /** String literals that carry era knowledge: only `server/protocol/` may spell them (the demo builds raw traffic). */
 export const ERA_LITERALS: readonly string[] = ['io.modelcontextprotocol/protocolVersion', 'mcp-session-id', '2025-03-26'];
 export const ERA_KNOWLEDGE_FOLDERS: readonly string[] = ['protocol', 'demo'];
@@ -443,4 +461,42 @@ export function checkEraLiterals(
     visit(file);
   }
   return violations;
+}
+
+/**
+ * The rings of the import graph of `server/`: each set of files that import one another, directly or
+ * round a loop (a strongly connected component of two or more files, or a file importing itself),
+ * sorted, in path order. Type-only imports are edges too: a ring of types still makes modules that
+ * cannot be read, moved or split alone, and an `import type` becomes a value import with one edit.
+ */
+export function findImportCycles(files: readonly SourceText[]): string[][] {
+  const paths = new Set(files.map((file) => file.path));
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(file).flatMap((ref) => {
+      const target = resolveTarget(file.path, ref.specifier);
+      const path = target.kind === 'server' ? target.path?.replace(/\.js$/, '.ts') : undefined;
+      return path !== undefined && paths.has(path) ? [path] : [];
+    });
+    edges.set(file.path, targets);
+  }
+  // Tarjan's depth-first search: a file whose lowest reachable index is its own closes a component.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (path: string): void => {
+    index.set(path, index.size);
+    low.set(path, index.get(path)!);
+    stack.push(path);
+    for (const next of edges.get(path) ?? []) {
+      if (!index.has(next)) visit(next);
+      if (stack.includes(next)) low.set(path, Math.min(low.get(path)!, low.get(next)!));
+    }
+    if (low.get(path) !== index.get(path)) return;
+    const ring = stack.splice(stack.indexOf(path));
+    if (ring.length > 1 || edges.get(path)!.includes(path)) cycles.push(ring.sort());
+  };
+  for (const path of [...paths].sort()) if (!index.has(path)) visit(path);
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
