@@ -157,7 +157,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'otel',
-    may: ['server/protocol', 'server/tally', 'server/config', 'server/lib', 'package:@opentelemetry/core', 'package:@opentelemetry/exporter-metrics-otlp-http', 'package:@opentelemetry/exporter-metrics-otlp-proto', 'package:@opentelemetry/resources', 'package:@opentelemetry/sdk-metrics'],
+    may: ['server/protocol', 'server/tally', 'server/config', 'server/lib', 'package:@opentelemetry/api', 'package:@opentelemetry/core', 'package:@opentelemetry/exporter-metrics-otlp-http', 'package:@opentelemetry/exporter-metrics-otlp-proto', 'package:@opentelemetry/resources', 'package:@opentelemetry/sdk-metrics'],
     rationale:
       'The OpenTelemetry export reads the counts the flusher hands it, names them in the MCP conventions through the protocol, '
       + 'and sends them with the SDK; it never sees a request, so the hot path does not pay for it, and it never reaches the store itself.',
