@@ -13,27 +13,22 @@ const pathPrefix = z
   .regex(/^(\/[^?#\s]*)?$/, 'expected a path prefix such as /mcp-public, or empty')
   .transform((value) => value.replace(/\/+$/, ''));
 
-/** Thresholds of the trend analysis; see server/analysis/compute-trend.ts. */
 const analysisSchema = z
   .object({
-    /** Complete weeks the trend test and slope look back over. */
-    windowWeeks: positiveInt.default(12),
-    /** Fewest weekly points before a trend is reported at all. */
-    minPoints: positiveInt.default(4),
-    /** Significance level of the one-sided Mann–Kendall test for decrease. */
-    alpha: z.coerce.number().gt(0).lt(1).default(0.05),
-    /** |Theil–Sen slope| below this, in share per week, counts as flat (0.001 = 0.1 percentage points). */
-    flatSlopePerWeek: z.coerce.number().positive().default(0.001),
-    /** A projection missing the retire date by at most this many days is at-risk rather than off-track. */
-    atRiskDays: positiveInt.default(14),
+    windowWeeks: positiveInt.default(12).describe('Complete weeks the trend test and slope look back over.'),
+    minPoints: positiveInt.default(4).describe('Fewest weekly points before a trend is reported at all.'),
+    alpha: z.coerce.number().gt(0).lt(1).default(0.05).describe('Significance level of the one-sided Mann–Kendall test for decrease.'),
+    flatSlopePerWeek: z.coerce.number().positive().default(0.001).describe('|Theil–Sen slope| below this, in share per week, counts as flat (0.001 = 0.1 percentage points).'),
+    atRiskDays: positiveInt.default(14).describe('A projection missing the retire date by at most this many days is at-risk rather than off-track.'),
   })
-  .strict();
+  .strict()
+  .describe('Thresholds of the trend analysis; see server/analysis/compute-trend.ts.');
 
 const webhookSchema = z
   .object({
-    name: z.string().min(1).max(64),
-    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }),
-    format: z.enum(['json', 'slack']).default('json'),
+    name: z.string().min(1).max(64).describe('The webhook\'s name, recorded with each delivery.'),
+    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).describe('Where each transition is POSTed. It is never logged or stored (a Slack webhook URL is a secret).'),
+    format: z.enum(['json', 'slack']).default('json').describe('`json` sends the alert as JSON; `slack` sends `{ "text" }`, which Slack, Mattermost and Rocket.Chat incoming webhooks accept.'),
   })
   .strict();
 
@@ -47,90 +42,104 @@ function isKnownTimeZone(zone: string): boolean {
   }
 }
 
-/** The weekly digest for the people who read the trend rather than the alerts. */
 const digestSchema = z
   .object({
-    /** Whether this process sends it on `schedule`; like the rules, only where `alerts.scheduled` is on. A fleet sends each one once. */
-    enabled: z.boolean().default(true),
-    /** node-cron expression, read in `timeZone`: Mondays at 09:00 unless told. */
-    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. 0 9 * * 1').default('0 9 * * 1'),
-    /** IANA time zone the schedule is read in. */
-    timeZone: z.string().min(1).refine(isKnownTimeZone, 'not a time zone this runtime knows, e.g. Europe/Berlin').default('UTC'),
-    /** The dashboard's address as its readers reach it, for the digest's links; defaults to http://<dashboard>/. */
-    dashboardUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
-    /** How many of the largest remaining identifiable callers it names. */
-    topCallers: positiveInt.max(100).default(10),
+    enabled: z.boolean().default(true).describe('Whether this process sends it on `schedule`; like the rules, only where `alerts.scheduled` is on. A fleet sends each one once.'),
+    schedule: z
+      .string()
+      .min(1)
+      .refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. 0 9 * * 1')
+      .default('0 9 * * 1')
+      .describe('node-cron expression, read in `timeZone`: Mondays at 09:00 unless told.'),
+    timeZone: z.string().min(1).refine(isKnownTimeZone, 'not a time zone this runtime knows, e.g. Europe/Berlin').default('UTC').describe('IANA time zone the schedule is read in.'),
+    dashboardUrl: z
+      .url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' })
+      .optional()
+      .describe('The dashboard\'s address as its readers reach it, for the digest\'s links; defaults to http://<dashboard>/. Set it behind a proxy, or when `dashboard` is `0.0.0.0`.'),
+    topCallers: positiveInt.max(100).default(10).describe('How many of the largest remaining identifiable callers it names.'),
   })
-  .strict();
+  .strict()
+  .describe('The weekly digest for the people who read the trend rather than the alerts.');
 
 const alertsSchema = z
   .object({
-    /**
-     * Whether this process evaluates the rules on `schedule`. Processes sharing one store should leave it on in
-     * one of them only, or each would announce the same transition. On-demand runs through the API still work.
-     */
-    scheduled: z.boolean().default(true),
-    /** node-cron expression for evaluating the rules; they can also be run on demand through the API. */
-    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */15 * * * *').default('*/15 * * * *'),
-    webhooks: z.array(webhookSchema).default([]),
-    /** Delivery attempts per transition, with exponential backoff starting at initialBackoffMs. */
-    maxAttempts: positiveInt.default(5),
-    initialBackoffMs: positiveInt.default(1000),
-    /** metering-loss fires when nothing has been flushed for this long. */
-    noFlushMinutes: positiveInt.default(5),
-    /** retire-date-approaching fires this many days before a retire date while the share is above target. */
-    approachingDays: z.array(positiveInt).default([30, 7]),
-    /** refusal-spike fires for a caller with at least this many requests refused by plans in the last complete hour… */
-    refusalSpikeMinBlocked: positiveInt.default(20),
-    /** …and at least this many times its hourly mean of refusals over the 24 hours before. */
-    refusalSpikeFactor: z.coerce.number().min(1).default(5),
+    scheduled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Whether this process evaluates the rules on `schedule`. Processes sharing one store should leave it on in one of them only, or each would announce the same transition. On-demand runs through the API still work.',
+      ),
+    schedule: z
+      .string()
+      .min(1)
+      .refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */15 * * * *')
+      .default('*/15 * * * *')
+      .describe('node-cron expression for evaluating the rules (5 fields, or 6 with seconds; read in UTC); they can also be run on demand through the API.'),
+    webhooks: z.array(webhookSchema).default([]).describe('Where transitions are sent; the notices to callers and the weekly digest go to them too.'),
+    maxAttempts: positiveInt.default(5).describe('Delivery attempts per transition, with exponential backoff starting at initialBackoffMs.'),
+    initialBackoffMs: positiveInt.default(1000).describe('The wait before a delivery\'s first retry; each next wait doubles.'),
+    noFlushMinutes: positiveInt.default(5).describe('metering-loss fires when nothing has been flushed for this long.'),
+    approachingDays: z.array(positiveInt).default([30, 7]).describe('retire-date-approaching fires this many days before a retire date while the share is above target.'),
+    refusalSpikeMinBlocked: positiveInt
+      .default(20)
+      .describe('refusal-spike fires for a caller with at least this many requests refused by plans in the last complete hour…'),
+    refusalSpikeFactor: z.coerce.number().min(1).default(5).describe('…and at least this many times its hourly mean of refusals over the 24 hours before.'),
     digest: digestSchema.default(digestSchema.parse({})),
   })
-  .strict();
+  .strict()
+  .describe('The alert rules\' schedule, webhooks and retries.');
 
 const fleetNodeSchema = z
   .object({
-    /** The node's name in the fleet panel and alerts. */
-    name: z.string().min(1).max(64).regex(/^[^/\s]+$/, 'no spaces or slashes'),
-    /** Its MCP endpoint. */
-    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }),
+    name: z.string().min(1).max(64).regex(/^[^/\s]+$/, 'no spaces or slashes').describe('The node\'s name in the fleet panel and alerts.'),
+    url: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).describe('Its MCP endpoint.'),
   })
   .strict();
 
-/** The endpoints of one logical server, checked for a uniform supported set. */
 const fleetSchema = z
   .object({
-    nodes: z.array(fleetNodeSchema).default([]).refine((nodes) => new Set(nodes.map((n) => n.name)).size === nodes.length, 'node names must be unique'),
-    schedule: z.string().min(1).refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */5 * * * *').default('*/5 * * * *'),
-    /** Deadline of each probe and of the legacy-acceptance initialize. */
-    timeoutMs: positiveInt.default(10_000),
+    nodes: z
+      .array(fleetNodeSchema)
+      .default([])
+      .refine((nodes) => new Set(nodes.map((n) => n.name)).size === nodes.length, 'node names must be unique')
+      .describe('The endpoints to check, `[{ "name", "url" }]`; names are unique.'),
+    schedule: z
+      .string()
+      .min(1)
+      .refine((expression) => cron.validate(expression), 'not a valid cron expression, e.g. */5 * * * *')
+      .default('*/5 * * * *')
+      .describe('node-cron expression for the checks; `POST /api/v1/fleet/check` runs one at once.'),
+    timeoutMs: positiveInt.default(10_000).describe('Deadline of each probe and of the legacy-acceptance initialize.'),
   })
-  .strict();
+  .strict()
+  .describe('The endpoints of one logical server, checked for a uniform supported set.');
 
 export const IDENTITY_MECHANISMS = ['gateway-header', 'static-map', 'bearer', 'mtls'] as const;
 
 const identitySchema = z
   .object({
-    /** Trusted mechanisms, tried in this order; a request none of them identifies is anonymous. */
-    order: z.array(z.enum(IDENTITY_MECHANISMS)).min(1).default(['gateway-header', 'static-map', 'bearer', 'mtls']),
-    /** Header a gateway sets to name the caller; honoured only from trustedProxies. */
-    gatewayHeader: z.string().min(1).toLowerCase().default('x-mcp-integration'),
-    /** Addresses or CIDRs of the gateways allowed to set gatewayHeader (proxy-addr syntax). */
-    trustedProxies: z.array(z.string().min(1)).default([]),
-    /** Header carrying an API key, for the static map. */
-    apiKeyHeader: z.string().min(1).toLowerCase().default('x-api-key'),
-    /** API key value, or a tok_… fingerprint, → integration name. */
-    staticMap: z.record(z.string().min(1), z.string().min(1).max(128)).default({}),
+    order: z
+      .array(z.enum(IDENTITY_MECHANISMS))
+      .min(1)
+      .default(['gateway-header', 'static-map', 'bearer', 'mtls'])
+      .describe('Trusted mechanisms, tried in this order; a request none of them identifies is anonymous.'),
+    gatewayHeader: z.string().min(1).toLowerCase().default('x-mcp-integration').describe('Header a gateway sets to name the caller; honoured only from trustedProxies.'),
+    trustedProxies: z.array(z.string().min(1)).default([]).describe('Addresses or CIDRs of the gateways allowed to set gatewayHeader (proxy-addr syntax).'),
+    apiKeyHeader: z.string().min(1).toLowerCase().default('x-api-key').describe('Header carrying an API key, for the static map.'),
+    staticMap: z.record(z.string().min(1), z.string().min(1).max(128)).default({}).describe('API key value, or a tok_… fingerprint, → integration name.'),
   })
-  .strict();
+  .strict()
+  .describe('How callers are identified, by trusted mechanisms only.');
 
-/**
- * A plan declared in this file under a stable key. Its other fields are those of POST /api/v1/plans;
- * they are validated where plans are known, at start-up, since configuration imports no layer.
- */
-const declaredPlanSchema = z.looseObject({
-  key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected a slug: lower-case letters, digits and dashes, at most 64, not starting with a dash'),
-});
+// A declared plan's other fields are validated where plans are known, at start-up, since configuration imports no layer.
+const declaredPlanSchema = z
+  .looseObject({
+    key: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'expected a slug: lower-case letters, digits and dashes, at most 64, not starting with a dash')
+      .describe('The plan\'s stable key: a slug of lower-case letters, digits and dashes, at most 64, unique in the file.'),
+  })
+  .describe('A plan declared in this file under a stable key. Its other fields are those of POST /api/v1/plans, validated at start-up.');
 
 const declaredPlansSchema = z.array(declaredPlanSchema).superRefine((plans, ctx) => {
   const seen = new Set<string>();
@@ -146,176 +155,228 @@ const hexKey = z
   .regex(/^(?:[0-9a-fA-F]{2})+$/, 'expected hex: an even number of 0-9 and a-f')
   .refine((value) => value.length >= 64, 'must be at least 32 bytes (64 hex digits)');
 
-/** The legacy bridge in front of a modern-only upstream (`serve --bridge`, `wrap --bridge`). */
 const bridgeSchema = z
   .object({
-    /** Answer legacy clients at the edge, in front of a modern-only server. */
-    enabled: z.boolean().default(false),
-    /** Seals the HTTP sessions; every node of a fleet needs the same one (`MCP_SUNSET_BRIDGE_KEY`). stdio needs none. */
-    key: hexKey.optional(),
-    /** Keys rotated out: sessions they sealed are still honoured until `acceptedUntil` (an ISO date-time). */
-    previousKeys: z.array(z.object({ key: hexKey, acceptedUntil: z.iso.datetime({ offset: true }) }).strict()).default([]),
-    /** How long a bridged session is honoured after its initialize. */
-    sessionTtlMs: positiveInt.default(24 * 3_600_000),
-    /** How long the bridge waits for a client to answer an elicitation, sampling or roots request. */
-    inputTimeoutMs: positiveInt.default(10 * 60_000),
-    /**
-     * Where the other nodes reach this one (its sidecar's origin), to pass it a client's answer to an
-     * elicitation it sent. Defaults to the address the sidecar listens on.
-     */
-    nodeUrl: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
-    /** How often each node reads the revoked sessions from the store. */
-    revocationRefreshMs: positiveInt.default(5_000),
-    /**
-     * How long a node whose reads of the revoked sessions fail goes on with the last set it read.
-     * Past it (and before the first read) it honours no bridged session, rather than a revoked one.
-     */
-    revocationMaxStaleMs: positiveInt.default(300_000),
+    enabled: z.boolean().default(false).describe('Answer legacy clients at the edge, in front of a modern-only server.'),
+    key: hexKey
+      .optional()
+      .describe('Seals the HTTP sessions; every node of a fleet needs the same one (`MCP_SUNSET_BRIDGE_KEY`). stdio needs none. Hex, at least 32 bytes; `serve --bridge` refuses to start without it.'),
+    previousKeys: z
+      .array(
+        z
+          .object({
+            key: hexKey.describe('A key rotated out.'),
+            acceptedUntil: z.iso.datetime({ offset: true }).describe('Until when the sessions it sealed are honoured.'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe('Keys rotated out: sessions they sealed are still honoured until `acceptedUntil` (an ISO date-time).'),
+    sessionTtlMs: positiveInt.default(24 * 3_600_000).describe('How long a bridged session is honoured after its initialize.'),
+    inputTimeoutMs: positiveInt.default(10 * 60_000).describe('How long the bridge waits for a client to answer an elicitation, sampling or roots request.'),
+    nodeUrl: z
+      .url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' })
+      .optional()
+      .describe(
+        'Where the other nodes reach this one (its sidecar\'s origin), to pass it a client\'s answer to an elicitation it sent, and the subscriptions, streams and HTTP+SSE messages of what it holds. Defaults to the address the sidecar listens on; required on a fleet store when listening on `0.0.0.0` or `::`.',
+      ),
+    revocationRefreshMs: positiveInt.default(5_000).describe('How often each node reads the revoked sessions from the store (and checks its open channels and streams).'),
+    revocationMaxStaleMs: positiveInt
+      .default(300_000)
+      .describe(
+        'How long a node whose reads of the revoked sessions fail goes on with the last set it read. Past it (and before the first read) it honours no bridged session, rather than a revoked one.',
+      ),
   })
-  .strict();
+  .strict()
+  .describe('The legacy bridge in front of a modern-only upstream (`serve --bridge`, `wrap --bridge`).');
 
 const otlpUrl = z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' });
 
-/**
- * Metrics out over OTLP/HTTP to an OpenTelemetry collector, in the MCP semantic conventions' names.
- * The standard OTEL_* variables fill these (see load-config.ts); an endpoint alone turns it on.
- */
 const otelSchema = z
   .object({
-    /** On or off; unset, it is on when an endpoint is known. */
-    enabled: z.boolean().optional(),
-    /** The collector's OTLP/HTTP base URL; metrics go to `<endpoint>/v1/metrics`. */
-    endpoint: otlpUrl.optional(),
-    /** The full URL metrics go to, used as given (wins over `endpoint`). */
-    metricsEndpoint: otlpUrl.optional(),
-    protocol: z.enum(['http/protobuf', 'http/json'], { message: 'expected http/protobuf or http/json (gRPC is not offered)' }).default('http/protobuf'),
-    /** Sent with every export, e.g. an API key the collector asks for. */
-    headers: z.record(z.string().min(1), z.string()).default({}),
-    exportIntervalMs: positiveInt.default(60_000),
-    /** One export's deadline; a collector slower than this is reported down. */
-    exportTimeoutMs: positiveInt.default(30_000),
-    /** Added to the resource beside service.name, service.instance.id (the node) and service.version. */
-    resourceAttributes: z.record(z.string().min(1), z.string()).default({}),
-    /** Identifiable callers named in `mcp_sunset.caller`, the first to be counted; later ones are `other`. */
-    maxCallers: z.coerce.number().int().min(0).max(1000).default(50),
-    /** Distinct series the export holds; past it, counts go to one overflow series and are counted as folded. */
-    maxSeries: positiveInt.max(100_000).default(5_000),
+    enabled: z.boolean().optional().describe('On or off; unset, it is on when an endpoint is known.'),
+    endpoint: otlpUrl.optional().describe('The collector\'s OTLP/HTTP base URL; metrics go to `<endpoint>/v1/metrics`.'),
+    metricsEndpoint: otlpUrl.optional().describe('The full URL metrics go to, used as given (wins over `endpoint`).'),
+    protocol: z
+      .enum(['http/protobuf', 'http/json'], { message: 'expected http/protobuf or http/json (gRPC is not offered)' })
+      .default('http/protobuf')
+      .describe('How the metrics are encoded; gRPC is not offered.'),
+    headers: z.record(z.string().min(1), z.string()).default({}).describe('Sent with every export, e.g. an API key the collector asks for.'),
+    exportIntervalMs: positiveInt.default(60_000).describe('How often the counts are exported.'),
+    exportTimeoutMs: positiveInt.default(30_000).describe('One export\'s deadline; a collector slower than this is reported down.'),
+    resourceAttributes: z
+      .record(z.string().min(1), z.string())
+      .default({})
+      .describe('Added to the resource beside service.name, service.instance.id (the node) and service.version.'),
+    maxCallers: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(50)
+      .describe('Identifiable callers named in `mcp_sunset.caller`, the first to be counted; later ones are `other`.'),
+    maxSeries: positiveInt
+      .max(100_000)
+      .default(5_000)
+      .describe('Distinct series the export holds; past it, counts go to one overflow series and are counted as folded.'),
   })
-  .strict();
+  .strict()
+  .describe(
+    'Metrics out over OTLP/HTTP to an OpenTelemetry collector, in the MCP semantic conventions\' names. The standard OTEL_* variables fill these (see load-config.ts); an endpoint alone turns it on.',
+  );
 
-/** Every setting, from file, environment and flags, validated once at start-up. */
 export const configSchema = z
   .object({
-    /** The MCP server the sidecar fronts. Absent: `serve` runs the bundled demo server instead. */
-    upstream: z.url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' }).optional(),
-    /** Where the sidecar proxy listens. */
-    listen: hostPort.default('127.0.0.1:8808'),
-    /** Where the API, /healthz and /metrics listen. */
-    dashboard: hostPort.default('127.0.0.1:8809'),
-    db: z.string().min(1).default('.data/mcp-sunset.db'),
-    /** This sidecar's name in the fleet; defaults to the host name. */
-    node: z.string().min(1).max(128),
-    /** Path prefix clients use where the upstream URL has its own path; defaults to the same. */
-    publicPrefix: pathPrefix.optional(),
-    /**
-     * Largest request body read to classify it; bigger ones are forwarded unread and judged on their
-     * headers. The default is the official SDK servers' own limit, so a body the sidecar cannot read
-     * is one they refuse too.
-     */
-    maxBodyBytes: positiveInt.default(4 * 1024 * 1024),
-    /** Largest JSON answer, or single SSE event, read to find an outcome. */
-    maxAnswerBytes: positiveInt.default(1024 * 1024),
-    /** Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them. */
-    httpSseMessagePaths: z.array(z.string().startsWith('/')).default(['/messages']),
-    /** Paths where a GET opens an HTTP+SSE stream before an `endpoint` event shows it (more are learned). */
-    httpSseStreamPaths: z.array(z.string().startsWith('/')).default(['/sse']),
-    flushIntervalMs: positiveInt.default(1000),
-    /** Failed flush attempts before a batch of counts leaves memory for the spool (or, past its bound, is dropped and counted). */
-    flushMaxAttempts: positiveInt.default(10),
-    /** Most bytes the spool file may hold while the store is unreachable; past it, counts are dropped and counted. */
-    spoolMaxBytes: positiveInt.default(64 * 1024 * 1024),
-    /** At shutdown, how long requests already passed on may take to finish before they are cut and counted as cancelled. */
-    shutdownGraceMs: z.coerce.number().int().nonnegative().default(10_000),
-    /** Where counts the store could not take in time are kept until it can (across restarts); defaults to `<db>.spool`. */
-    spoolPath: z.string().min(1).optional(),
-    upstreamConnectTimeoutMs: positiveInt.default(10_000),
+    upstream: z
+      .url({ protocol: /^https?$/, message: 'expected an http:// or https:// URL' })
+      .optional()
+      .describe('The MCP server the sidecar fronts, `http(s)://host:port[/prefix]`. Absent: `serve` runs the bundled demo server instead.'),
+    listen: hostPort.default('127.0.0.1:8808').describe('Where the sidecar proxy listens.'),
+    dashboard: hostPort.default('127.0.0.1:8809').describe('Where the API, the dashboard, /healthz and /metrics listen.'),
+    db: z.string().min(1).default('.data/mcp-sunset.db').describe('The SQLite file, or a `postgres://` (or `postgresql://`) URL shared by a fleet.'),
+    node: z.string().min(1).max(128).describe('This sidecar\'s name in the fleet; defaults to the host name.'),
+    publicPrefix: pathPrefix.optional().describe('Path prefix clients use where the upstream URL has its own path; defaults to the same.'),
+    maxBodyBytes: positiveInt
+      .default(4 * 1024 * 1024)
+      .describe(
+        'Largest request body read to classify it; bigger ones are forwarded unread and judged on their headers. The default is the official SDK servers\' own limit, so a body the sidecar cannot read is one they refuse too (413).',
+      ),
+    maxAnswerBytes: positiveInt.default(1024 * 1024).describe('Largest JSON answer, or single SSE event, read to find an outcome.'),
+    httpSseMessagePaths: z
+      .array(z.string().startsWith('/'))
+      .default(['/messages'])
+      .describe('Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them (after a sidecar restart, say).'),
+    httpSseStreamPaths: z
+      .array(z.string().startsWith('/'))
+      .default(['/sse'])
+      .describe(
+        'Paths where a GET opens an HTTP+SSE stream before an `endpoint` event shows it (more are learned); a GET there is judged and counted as an HTTP+SSE opening whatever its `Accept` or session header.',
+      ),
+    flushIntervalMs: positiveInt.default(1000).describe('How often counts are written.'),
+    flushMaxAttempts: positiveInt
+      .default(10)
+      .describe('Failed flush attempts before a batch of counts leaves memory for the spool (or, past its bound, is dropped and counted).'),
+    spoolMaxBytes: positiveInt
+      .default(64 * 1024 * 1024)
+      .describe('Most bytes the spool file may hold while the store is unreachable; past it, counts are dropped and counted. The final flush at shutdown may pass it.'),
+    shutdownGraceMs: z.coerce
+      .number()
+      .int()
+      .nonnegative()
+      .default(10_000)
+      .describe('At shutdown (SIGTERM/SIGINT), how long requests already passed on may take to finish before they are cut and counted as cancelled.'),
+    spoolPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Where counts the store could not take in time are kept until it can (across restarts); defaults to `<db>.spool`, and for Postgres to `mcp-sunset-<node>.spool` in the working directory. The first flush the store accepts, or the next start, writes them back.',
+      ),
+    upstreamConnectTimeoutMs: positiveInt.default(10_000).describe('Connect timeout to the upstream; there is no response timeout, because streams are long-lived.'),
     retention: z
-      .object({ minuteDays: positiveInt.default(14), hourDays: positiveInt.default(400) })
-      .default({ minuteDays: 14, hourDays: 400 }),
+      .object({
+        minuteDays: positiveInt.default(14).describe('Days minute rows are kept.'),
+        hourDays: positiveInt.default(400).describe('Days hour rows are kept.'),
+      })
+      .default({ minuteDays: 14, hourDays: 400 })
+      .describe('How long traffic rows are kept; day rows are kept forever.'),
     caps: z
       .object({
-        sessions: positiveInt.default(10_000),
-        integrations: positiveInt.default(5_000),
-        methods: positiveInt.default(256),
-        versions: positiveInt.default(64),
-        cells: positiveInt.default(50_000),
-        pendingAnswers: positiveInt.default(50_000),
-        /** Bytes the session table, and the HTTP+SSE channel table, may each hold. */
-        sessionsBytes: positiveInt.default(16 * 1024 * 1024),
-        /** Bytes the table of requests waiting for answers, and each table of requests in flight, may hold. */
-        pendingAnswersBytes: positiveInt.default(64 * 1024 * 1024),
+        sessions: positiveInt.default(10_000).describe('Entries the session table, and the HTTP+SSE channel table, may each hold; the least recently used goes first.'),
+        integrations: positiveInt.default(5_000).describe('Distinct callers counted under their own name; newcomers past it are counted as `other`.'),
+        methods: positiveInt.default(256).describe('Distinct methods counted under their own name; newcomers past it are counted as `other`.'),
+        versions: positiveInt.default(64).describe('Distinct versions counted under their own name; newcomers past it are counted as `other`.'),
+        cells: positiveInt.default(50_000).describe('Distinct cells a flush window holds; past it, free-text labels are counted as `other`.'),
+        pendingAnswers: positiveInt
+          .default(50_000)
+          .describe('Entries the table of requests waiting for an answer on another exchange may hold; one evicted from the full table is counted as `no-response`.'),
+        sessionsBytes: positiveInt.default(16 * 1024 * 1024).describe('Bytes the session table, and the HTTP+SSE channel table, may each hold.'),
+        pendingAnswersBytes: positiveInt
+          .default(64 * 1024 * 1024)
+          .describe(
+            'Bytes the table of requests waiting for answers, and each table of requests in flight, may hold (under `wrap`, each of the stdio meter\'s two tables: requests awaiting their answer, and server requests).',
+          ),
       })
-      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 }),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** A request, body included, must arrive within this; answers and streams are never bounded by it. */
-    requestTimeoutMs: positiveInt.default(30_000),
-    /** An idle keep-alive connection, with no request in flight, is closed after this. */
-    keepAliveTimeoutMs: positiveInt.default(65_000),
-    /** Host names (`name` or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy. */
-    allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s/\[\]]+)(:\d{1,5})?$/, 'expected a host name, optionally with :port')).default([]),
-    /** Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback (or adminTokens). */
-    adminToken: z.string().min(16, 'must be at least 16 characters').optional(),
-    /**
-     * Named bearer tokens, each accepted like adminToken: the audit trail records a change made with
-     * one under its name, so each person or pipeline can have its own.
-     */
+      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 })
+      .describe('Memory bounds, in entries and in bytes.'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level; logs go to stderr as JSON.'),
+    requestTimeoutMs: positiveInt
+      .default(30_000)
+      .describe('A request, body included, must arrive within this, or it gets `408` and its connection is closed; answers and streams are never bounded by it.'),
+    keepAliveTimeoutMs: positiveInt
+      .default(65_000)
+      .describe('An idle keep-alive connection, with no request in flight, is closed after this (longer than the 60 s idle timeout of common load balancers).'),
+    allowedHosts: z
+      .array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s/\[\]]+)(:\d{1,5})?$/, 'expected a host name, optionally with :port'))
+      .default([])
+      .describe(
+        'Host names (`name` or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy, or the dashboard\'s DNS name when `dashboard` is `0.0.0.0`.',
+      ),
+    adminToken: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .describe('Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback (or adminTokens).'),
     adminTokens: z
       .array(
         z
           .object({
-            name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'expected 1 to 64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit'),
-            token: z.string().min(16, 'must be at least 16 characters'),
+            name: z
+              .string()
+              .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'expected 1 to 64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit')
+              .describe('The name the audit trail records changes under, as `token:<name>`.'),
+            token: z.string().min(16, 'must be at least 16 characters').describe('The bearer token.'),
           })
           .strict(),
       )
       .max(100)
-      .default([]),
+      .default([])
+      .describe(
+        'Named bearer tokens, each accepted like adminToken: the audit trail records a change made with one under its name, so each person or pipeline can have its own. A name or a token given twice is refused at start.',
+      ),
     analysis: analysisSchema.default(analysisSchema.parse({})),
     alerts: alertsSchema.default(alertsSchema.parse({})),
     fleet: fleetSchema.default(fleetSchema.parse({})),
     identity: identitySchema.default(identitySchema.parse({})),
     enforcement: z
       .object({
-        /**
-         * The protocol versions the upstream serves, named in every refusal as those still supported (less
-         * what a plan retires). Absent: the versions it answered under in the last 30 days.
-         */
-        supportedVersions: z.array(z.string().min(1).max(64)).min(1).optional(),
-        /**
-         * How often the upstream is asked for its versions (its own `server/discover`) when
-         * supportedVersions is not configured; also at start. 0 never asks.
-         */
-        discoverEveryMs: z.number().int().min(0).default(600_000),
+        supportedVersions: z
+          .array(z.string().min(1).max(64))
+          .min(1)
+          .optional()
+          .describe(
+            'The protocol versions the upstream serves, named in every refusal as those still supported (less what a plan retires). Absent: the versions it answered under in the last 30 days.',
+          ),
+        discoverEveryMs: z
+          .number()
+          .int()
+          .min(0)
+          .default(600_000)
+          .describe('How often the upstream is asked for its versions (its own `server/discover`) when supportedVersions is not configured; also at start. 0 never asks.'),
       })
       .strict()
-      .default({ discoverEveryMs: 600_000 }),
+      .default({ discoverEveryMs: 600_000 })
+      .describe('The versions refusals name as still served.'),
     bridge: bridgeSchema.default(bridgeSchema.parse({})),
     otel: otelSchema.default(otelSchema.parse({})),
-    /**
-     * Retirement plans kept in version control: synced into the store at start, read-only through the API.
-     * Absent, the declared plans stay as stored: a `wrap` started without this file must not archive them.
-     */
-    plans: declaredPlansSchema.optional(),
-    /** TLS for the sidecar's listener; with requestClientCert the client certificate subject identifies the caller. */
+    plans: declaredPlansSchema
+      .optional()
+      .describe(
+        'Retirement plans kept in version control: synced into the store at start, read-only through the API. Absent, the declared plans stay as stored: a `wrap` started without this file must not archive them.',
+      ),
     tls: z
       .object({
-        certFile: z.string().min(1),
-        keyFile: z.string().min(1),
-        caFile: z.string().min(1).optional(),
-        requestClientCert: z.boolean().default(false),
+        certFile: z.string().min(1).describe('The certificate the sidecar\'s listener presents, a PEM file.'),
+        keyFile: z.string().min(1).describe('Its private key, a PEM file.'),
+        caFile: z.string().min(1).optional().describe('The CA certificates client certificates are verified against, a PEM file.'),
+        requestClientCert: z
+          .boolean()
+          .default(false)
+          .describe('Ask each client for a certificate: a verified one identifies the caller (`mtls`); an unverified or missing one names nobody and is still served.'),
       })
       .strict()
-      .optional(),
+      .optional()
+      .describe('TLS for the sidecar\'s listener; with requestClientCert the client certificate subject identifies the caller.'),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -331,7 +392,8 @@ export const configSchema = z
       names.add(entry.name);
       tokens.add(entry.token);
     });
-  });
+  })
+  .describe('Every setting, from file, environment and flags, validated once at start-up.');
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
