@@ -8,7 +8,7 @@
  * The file list checked is `npm pack --json`'s, the list `--dry-run --json` prints, of the very
  * tarball installed. The install must succeed with `--offline`; it falls back to `--prefer-offline`
  * (the registry for what the cache lacks) so the other checks still run, and the install test then
- * fails saying so. 25 to 40 s on two cores, most of it the build and the install.
+ * fails saying so. 25 to 45 s on two cores, most of it the build and the install.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
