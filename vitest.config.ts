@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration suites start real servers on loopback; two cores do not like many at once.
     maxWorkers: 2,
+    // Every /api/v1 answer a test receives is checked against the OpenAPI document.
+    setupFiles: ['test/support/validate-api-answers.ts'],
     projects: [
       {
         extends: true,

@@ -37,6 +37,11 @@ export interface DigestCaller {
   legacyVersions: string[];
 }
 
+/** A caller still on legacy, with its part of this week's legacy work. */
+export interface RemainingCaller extends DigestCaller {
+  shareOfLegacy: number;
+}
+
 export interface DigestCallers {
   /** Legacy (alone or beside modern) last week, modern only this week. */
   moved: DigestCaller[];
@@ -45,7 +50,7 @@ export interface DigestCallers {
   /** Legacy last week, nothing at all this week: not moved, as far as the counts show. */
   wentQuiet: DigestCaller[];
   /** The largest identifiable callers still sending legacy work this week, most first. */
-  remaining: (DigestCaller & { shareOfLegacy: number })[];
+  remaining: RemainingCaller[];
   /** Identifiable callers with legacy work this week, named or not. */
   remainingCount: number;
   /** This week's legacy work: from callers one can phone, and from the unknown installed base. */

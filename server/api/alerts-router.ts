@@ -13,9 +13,9 @@ export interface AlertsRouterDeps {
   runner: AlertRunner | undefined;
 }
 
-const listQuery = z.object({ state: z.enum(ALERT_STATES).optional() }).strict();
-const idParam = z.object({ id: z.coerce.number().int().positive() });
-const evaluateBody = z.object({}).strict().optional();
+export const listQuery = z.object({ state: z.enum(ALERT_STATES).optional() }).strict();
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+export const evaluateBody = z.object({}).strict().optional();
 
 function transitionToJson(transition: AlertRun['transitions'][number]) {
   return { kind: transition.kind, alert: alertToJson(transition.alert), deliveries: transition.deliveries.map(deliveryToJson) };

@@ -6,8 +6,12 @@ import type { DigestJson } from '../alerts/format-digest-payload.js';
 import type { digestRecordToJson } from './digest-router.js';
 import type { TrafficSeries } from '../store/records/traffic-series.js';
 import type {
+  alertToJson,
   auditEventToJson,
+  bridgeRevocationToJson,
   contactToJson,
+  deliveryToJson,
+  pauseToJson,
   noticeToJson,
   alertListingToJson,
   alertsToJson,
@@ -68,3 +72,46 @@ export type AlertsJson = ReturnType<typeof alertsToJson>;
 export type FleetJson = ReturnType<typeof fleetToJson>;
 export type FleetNodeJson = FleetJson['nodes'][number];
 export type SidecarJson = FleetJson['sidecars'][number];
+
+/** GET /alerts/:id: the alert with every delivery of its transitions, newest first. */
+export type AlertDetailJson = ReturnType<typeof alertToJson> & { deliveries: ReturnType<typeof deliveryToJson>[] };
+/** POST /alerts/evaluate: what moved, what the webhooks made of it, the notices sent, and the alerts open afterwards. */
+export interface AlertEvaluationJson {
+  evaluatedAt: string;
+  transitions: { kind: 'firing' | 'resolved'; alert: ReturnType<typeof alertToJson>; deliveries: ReturnType<typeof deliveryToJson>[] }[];
+  notices: NoticeJson[];
+  alerts: AlertJson[];
+}
+/** GET /plans/:id/notices. */
+export interface PlanNoticesJson {
+  notices: NoticeJson[];
+}
+export type PauseJson = ReturnType<typeof pauseToJson>;
+/** GET /pauses, POST /pauses. */
+export interface PausesJson {
+  pauses: PauseJson[];
+}
+/** POST /pauses/resume: the pauses it ended. */
+export interface ResumedPausesJson {
+  resumed: PauseJson[];
+}
+export type BridgeRevocationJson = ReturnType<typeof bridgeRevocationToJson>;
+/** GET /bridge/revocations: those still in force. */
+export interface BridgeRevocationsJson {
+  revocations: BridgeRevocationJson[];
+}
+/** GET /digests: newest first; `next` is the `before` of the next page, or null. */
+export interface DigestsJson {
+  digests: DigestRecordJson[];
+  next: number | null;
+}
+/** GET /digests/:id: the digest as it was sent. */
+export type DigestDetailJson = DigestRecordJson & { content: Record<string, unknown> };
+/** POST /digest/send. */
+export interface DigestSentJson {
+  digest: DigestDetailJson;
+}
+/** Every error: a code, a message, and the parameter at fault when one is. */
+export interface ApiErrorJson {
+  error: { code: string; message: string; parameter?: string };
+}

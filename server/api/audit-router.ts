@@ -10,7 +10,7 @@ export interface AuditRouterDeps {
 
 export const MAX_AUDIT_PAGE = 500;
 
-const auditQuery = z
+export const auditQuery = z
   .object({
     subject: z.string().min(1).max(300).optional(),
     before: z.coerce.number().int().positive().optional(),

@@ -15,7 +15,7 @@ export interface BridgeRevocationsRouterDeps {
   onChange?: () => Promise<void>;
 }
 
-const revocationBody = z
+export const revocationBody = z
   .object({
     /** The session token as the client sent it, an HTTP+SSE channel token (from its message URL), or the bare session id inside either. */
     session: z.string().trim().min(1).max(MAX_BRIDGE_TOKEN_CHARS),

@@ -14,6 +14,7 @@ import { flushBeforeRead } from './flush-before-read.js';
 import { createHealthRouter, type MeteringHealth } from './health-router.js';
 import { createIntegrationsRouter } from './integrations-router.js';
 import { createNoticesRouter } from './notices-router.js';
+import { createOpenApiRouter } from './openapi-router.js';
 import { createPausesRouter } from './pauses-router.js';
 import { createPlansRouter } from './plans-router.js';
 import { requireAdminToken, type AdminToken } from './require-admin-token.js';
@@ -73,6 +74,7 @@ export function createApiApp(deps: ApiDeps): Express {
     createAuditRouter({ store }),
     createNoticesRouter({ store, now }),
     createDigestRouter({ store, now, thresholds, ...deps.digest }),
+    createOpenApiRouter(),
     createPausesRouter({
       store,
       now,

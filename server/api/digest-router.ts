@@ -26,13 +26,15 @@ export interface DigestRouterDeps {
 
 export const MAX_DIGEST_PAGE = 100;
 
-const listQuery = z
+export const listQuery = z
   .object({
     before: z.coerce.number().int().positive().optional(),
     limit: z.coerce.number().int().min(1).max(MAX_DIGEST_PAGE).default(20),
   })
   .strict();
-const sendBody = z.object({}).strict().optional();
+export const sendBody = z.object({}).strict().optional();
+export const digestQuery = z.object({}).strict();
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 export function digestRecordToJson(record: DigestRecord) {
   return {
@@ -54,7 +56,7 @@ export function createDigestRouter(deps: DigestRouterDeps): Router {
   const router = Router();
 
   router.get('/digest', async (req, res) => {
-    parseInput(z.object({}).strict(), req.query);
+    parseInput(digestQuery, req.query);
     const store = deps.store();
     const digest = await loadDigest(store, { now: deps.now(), thresholds: deps.thresholds, top: deps.top, links: deps.links() });
     const [last] = await store.listDigests({ limit: 1 });
@@ -78,7 +80,7 @@ export function createDigestRouter(deps: DigestRouterDeps): Router {
   });
 
   router.get('/digests/:id', async (req, res) => {
-    const { id } = parseInput(z.object({ id: z.coerce.number().int().positive() }), req.params);
+    const { id } = parseInput(idParam, req.params);
     const [row] = await deps.store().listDigests({ before: id + 1, limit: 1 });
     if (row === undefined || row.id !== id) throw new AppError('not_found', `no digest ${id}`, 'id');
     res.json({ ...digestRecordToJson(row), content: row.content });

@@ -15,13 +15,14 @@ export interface FleetRouterDeps {
   check: (names: readonly string[] | undefined) => Promise<unknown>;
 }
 
-const checkBody = z.object({ nodes: z.array(z.string().min(1)).min(1).optional() }).strict();
+export const fleetQuery = z.object({}).strict();
+export const checkBody = z.object({ nodes: z.array(z.string().min(1)).min(1).optional() }).strict();
 
 /** The fleet panel's data, and probes triggered on demand. */
 export function createFleetRouter(deps: FleetRouterDeps): Router {
   const router = Router();
   router.get('/fleet', async (req, res) => {
-    parseInput(z.object({}).strict(), req.query);
+    parseInput(fleetQuery, req.query);
     res.json(fleetToJson(await loadFleetView(deps.store(), deps.now()), deps.nodes));
   });
   router.post('/fleet/check', async (req, res) => {

@@ -16,7 +16,7 @@ export interface IntegrationsRouterDeps {
 
 const text = (max: number) => z.string().trim().max(max).nullable().transform((v) => (v === '' ? null : v));
 
-const patchSchema = z
+export const patchSchema = z
   .object({
     displayName: text(200),
     owner: text(200),
@@ -31,7 +31,7 @@ const patchSchema = z
 /** Callers per page unless asked: the table shows the heaviest legacy users first. */
 export const INTEGRATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
 
-const pageSchema = z
+export const pageSchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(INTEGRATIONS_PAGE.maxLimit).default(INTEGRATIONS_PAGE.defaultLimit),
     offset: z.coerce.number().int().min(0).default(0),
@@ -39,7 +39,7 @@ const pageSchema = z
   })
   .strict();
 
-const keyParam = z.object({ key: z.string().min(1).max(256) });
+export const keyParam = z.object({ key: z.string().min(1).max(256) });
 
 /** The integrations registry: measured usage per caller beside what operators know about it. */
 export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {

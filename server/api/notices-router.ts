@@ -12,9 +12,9 @@ export interface NoticesRouterDeps {
   now: () => number;
 }
 
-const keyParam = z.object({ key: z.string().min(1).max(256) });
-const idParam = z.object({ id: z.coerce.number().int().positive() });
-const contactBody = z
+export const keyParam = z.object({ key: z.string().min(1).max(256) });
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+export const contactBody = z
   .object({
     kind: z.enum(CONTACT_KINDS),
     note: z.string().trim().min(1, 'say what was agreed: it is shown beside the caller').max(2000),

@@ -18,7 +18,7 @@ export interface PausesRouterDeps {
   onAlertable?: () => void;
 }
 
-const listQuery = z.object({ active: z.enum(['true', 'false']).optional() }).strict();
+export const listQuery = z.object({ active: z.enum(['true', 'false']).optional() }).strict();
 
 async function plansNamed(store: Store, named: 'all' | readonly number[]): Promise<number[]> {
   const resolved = await resolvePlanIds(store, named);

@@ -113,7 +113,7 @@ function oneBrownoutSource(input: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** POST /plans (and a plan declared in the config file): name, scope and the two dates are required. */
-export const planCreateSchema = z.unknown().superRefine(oneBrownoutSource).pipe(z
+export const planCreateObject = z
   .object({
     ...planFields,
     targetShare: planFields.targetShare.default(0.005),
@@ -129,14 +129,17 @@ export const planCreateSchema = z.unknown().superRefine(oneBrownoutSource).pipe(
     brownoutSchedule: planFields.brownoutSchedule.optional(),
     acknowledgeRefusingModern: planFields.acknowledgeRefusingModern.optional(),
   })
-  .strict());
+  .strict();
 
-/** PATCH /plans/:id: any subset, plus `archived`. */
-export const planPatchSchema = z.unknown().superRefine(oneBrownoutSource).pipe(z
-  .object({ ...planFields, archived: z.boolean() })
-  .partial()
-  .strict()
-  .refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change'));
+export const planCreateSchema = z.unknown().superRefine(oneBrownoutSource).pipe(planCreateObject);
+
+/** PATCH /plans/:id: any subset, plus `archived`. The object alone is what the API's description shows. */
+export const planPatchObject = z.object({ ...planFields, archived: z.boolean() }).partial().strict();
+
+export const planPatchSchema = z
+  .unknown()
+  .superRefine(oneBrownoutSource)
+  .pipe(planPatchObject.refine((patch) => Object.keys(patch).length > 0, 'send at least one field to change'));
 
 export type PlanCreate = z.output<typeof planCreateSchema>;
 export type PlanPatch = z.output<typeof planPatchSchema>;

@@ -22,9 +22,9 @@ export interface PlansRouterDeps {
   onChange?: () => Promise<void>;
 }
 
-const idParam = z.object({ id: z.coerce.number().int().positive() });
-const listQuery = z.object({ includeArchived: z.enum(['true', 'false']).optional() }).strict();
-const dryRunQuery = z.object({ at: day.optional(), format: z.enum(['json', 'csv']).optional() }).strict();
+export const idParam = z.object({ id: z.coerce.number().int().positive() });
+export const listQuery = z.object({ includeArchived: z.enum(['true', 'false']).optional() }).strict();
+export const dryRunQuery = z.object({ at: day.optional(), format: z.enum(['json', 'csv']).optional() }).strict();
 
 /** A schedule's windows, each noting which step of it it is, how long and at what local time. */
 export function scheduledBrownouts(schedule: BrownoutScheduleInput): { startsAt: number; endsAt: number; note: string }[] {

@@ -30,7 +30,7 @@ const scopeParam = z
     return { kind: kind as 'transport' | 'version', value: scopeValue };
   });
 
-function shareQuerySchema(now: number) {
+export function shareQuerySchema(now: number) {
   return z
     .object({
       plan: z.coerce.number().int().positive().optional(),
