@@ -310,7 +310,7 @@ export const configSchema = z
       .array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s/\[\]]+)(:\d{1,5})?$/, 'expected a host name, optionally with :port'))
       .default([])
       .describe(
-        'Host names (`name` or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy, or the dashboard\'s DNS name when `dashboard` is `0.0.0.0`.',
+        'Host names (`name`, any port, or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy, or the dashboard\'s DNS name when `dashboard` is `0.0.0.0`.',
       ),
     adminToken: z
       .string()
