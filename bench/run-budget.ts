@@ -5,7 +5,7 @@
  * SSE answers. Prints PASS or FAIL for each line of the budget and exits 1 when any fails. Not
  * part of `npm test`: timing belongs in benchmarks, not tests.
  *
- * The budget (README, *Performance*), CPU per request on the bench machine:
+ * The budget (docs/performance.md), CPU per request on the bench machine:
  * - forwarding: the sidecar with metering off costs no more than the bare proxy (ratio ≥ 1.00);
  * - metering: the sidecar costs at most 6 µs (JSON) or 9 µs (SSE) more than the bare proxy.
  */

@@ -26,7 +26,7 @@ const run = promisify(execFile);
 
 const TOKEN = 'package-check-token';
 
-/** A host app as the README's middleware section writes it, with a dual-era v2 SDK server behind it. */
+/** A host app as docs/middleware.md writes it, with a dual-era v2 SDK server behind it. */
 const APP_TS = `
 import express from 'express';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
@@ -225,7 +225,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(await app.exited, app.stderr()).toBe(0);
     expect(JSON.parse(app.stdout().trim().split('\n').at(-1)!)).toEqual({ final: expect.objectContaining({ spooled: 0, lost: 0 }) });
 
-    // The README's way to read a middleware's counts: mcp-sunset report on the same file.
+    // docs/middleware.md's way to read a middleware's counts: mcp-sunset report on the same file.
     const { stdout } = await run('npx', ['mcp-sunset', 'report', '--db', db, '--json'], { cwd: consumer.dir, env: npmEnv({ npm_config_offline: 'true' }), timeout: 60_000 });
     const report = JSON.parse(stdout) as { total: number; byEra: Record<string, number> };
     expect(report.byEra).toMatchObject({ legacy: totalOf(legacy.tally), modern: totalOf(modern.tally) });

@@ -1,5 +1,5 @@
 /**
- * What an MCP client sends, tallied the way the README's *What is counted* says the sidecar counts
+ * What an MCP client sends, tallied the way docs/counting.md says the sidecar counts
  * it: each JSON-RPC message of a POST body under its method (a batch element by element), and each
  * GET or DELETE exchange once, unless it carries nothing that makes it MCP (no session, no version
  * header, no `Last-Event-ID`, no `Accept: text/event-stream`). So an expected count comes from what
