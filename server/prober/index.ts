@@ -8,12 +8,12 @@
  */
 export { probe, probeCatalogue, probePeers, mergeReports, type CatalogueReport, type PeerReport } from './probe.js';
 export type { ProbeOptions } from './probe-options.js';
-export { DEFAULT_POLICY, describeTarget, type HttpTarget, type PeerConfig, type PeerPolicy, type PeerTarget, type StdioTarget } from './peer-config.js';
-export { createEraCache, type CachedEra, type CacheDropReason, type EraCache } from './era-cache.js';
-export { mergeCatalogues, COLLISION_POLICIES, type CatalogueEntry, type CatalogueResult, type Collision, type CollisionPolicy, type PeerTools } from './merge-catalogues.js';
-export type { ToolInfo, ToolListing, ToolPageLimits } from './collect-tools.js';
-export { parseTarget, namePeers } from './parse-target.js';
-export { splitCommandLine } from './split-command-line.js';
-export { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './select-versions.js';
-export type { ClientInfo } from './probe-messages.js';
+export { DEFAULT_POLICY, describeTarget, type HttpTarget, type PeerConfig, type PeerPolicy, type PeerTarget, type StdioTarget } from './targets/peer-config.js';
+export { createEraCache, type CachedEra, type CacheDropReason, type EraCache } from './attempt/era-cache.js';
+export { mergeCatalogues, COLLISION_POLICIES, type CatalogueEntry, type CatalogueResult, type Collision, type CollisionPolicy, type PeerTools } from './tools/merge-catalogues.js';
+export type { ToolInfo, ToolListing, ToolPageLimits } from './tools/collect-tools.js';
+export { parseTarget, namePeers } from './targets/parse-target.js';
+export { splitCommandLine } from './targets/split-command-line.js';
+export { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './judge/select-versions.js';
+export type { ClientInfo } from './wire/probe-messages.js';
 export type { Evidence, EvidenceClass, ProbedEra, ProbeVerdict, SentMessage, VerdictState } from './verdict.js';

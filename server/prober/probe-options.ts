@@ -3,10 +3,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BackoffSettings } from './compute-backoff.js';
-import { DEFAULT_TOOL_PAGE_LIMITS, type ToolPageLimits } from './collect-tools.js';
-import type { EraCache } from './era-cache.js';
-import type { ClientInfo } from './probe-messages.js';
-import { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './select-versions.js';
+import { DEFAULT_TOOL_PAGE_LIMITS, type ToolPageLimits } from './tools/collect-tools.js';
+import type { EraCache } from './attempt/era-cache.js';
+import type { ClientInfo } from './wire/probe-messages.js';
+import { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './judge/select-versions.js';
 
 export interface ProbeOptions extends Partial<BackoffSettings> {
   /** Deadline of each `server/discover` (and of each later request). Default 10 s. */

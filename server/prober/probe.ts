@@ -4,11 +4,11 @@
  * catalogues. Peers are probed concurrently; results come back in the order given.
  */
 import { computeBackoffMs } from './compute-backoff.js';
-import type { ToolListing } from './collect-tools.js';
-import { mergeCatalogues, type CatalogueResult, type CollisionPolicy } from './merge-catalogues.js';
-import { describeTarget, findPeerNameProblem, type PeerConfig } from './peer-config.js';
-import type { AttemptResult } from './probe-attempt.js';
-import { probeOnce } from './probe-once.js';
+import type { ToolListing } from './tools/collect-tools.js';
+import { mergeCatalogues, type CatalogueResult, type CollisionPolicy } from './tools/merge-catalogues.js';
+import { describeTarget, findPeerNameProblem, type PeerConfig } from './targets/peer-config.js';
+import type { AttemptResult } from './attempt/probe-attempt.js';
+import { probeOnce } from './attempt/probe-once.js';
 import { resolveProbeOptions, type ProbeOptions, type ResolvedProbeOptions } from './probe-options.js';
 import type { ProbeVerdict, SentMessage } from './verdict.js';
 

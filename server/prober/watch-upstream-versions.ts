@@ -6,7 +6,7 @@
  */
 import { probe as realProbe } from './probe.js';
 import type { ProbeOptions } from './probe-options.js';
-import type { PeerConfig } from './peer-config.js';
+import type { PeerConfig } from './targets/peer-config.js';
 import type { ProbeVerdict } from './verdict.js';
 
 export interface UpstreamVersionsHealth {

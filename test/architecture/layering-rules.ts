@@ -303,7 +303,7 @@ export interface KnownCycle {
 
 export const KNOWN_CYCLES: readonly KnownCycle[] = [
   {
-    files: ['server/prober/http-channel.ts', 'server/prober/http-sse-channel.ts'],
+    files: ['server/prober/http/http-channel.ts', 'server/prober/http/http-sse-channel.ts'],
     rationale:
       'To be removed: the streamable HTTP channel falls back to the HTTP+SSE channel, which reuses the former\'s header settings; '
       + 'the prober is being regrouped into subfolders, and the shared settings move out of both channels with it. Delete this entry then.',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { checkInitializeResult, CHECKLIST_ITEMS } from '../../server/prober/check-initialize-result.js';
-import { classifyInitializeReply } from '../../server/prober/classify-initialize-reply.js';
+import { checkInitializeResult, CHECKLIST_ITEMS } from '../../server/prober/judge/check-initialize-result.js';
+import { classifyInitializeReply } from '../../server/prober/judge/classify-initialize-reply.js';
 import { FAILING_ITEMS, goodInitializeAnswer } from './fakes/initialize-answers.js';
 
 const ACCEPT = ['2025-11-25', '2025-06-18'];

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { classifyProbeReply } from '../../server/prober/classify-probe-reply.js';
-import type { ProbeContext } from '../../server/prober/probe-outcome.js';
-import type { HttpBody, ProbeObservation } from '../../server/prober/probe-observation.js';
-import { DEFAULT_LEGACY_VERSIONS } from '../../server/prober/select-versions.js';
+import { classifyProbeReply } from '../../server/prober/judge/classify-probe-reply.js';
+import type { ProbeContext } from '../../server/prober/judge/probe-outcome.js';
+import type { HttpBody, ProbeObservation } from '../../server/prober/wire/probe-observation.js';
+import { DEFAULT_LEGACY_VERSIONS } from '../../server/prober/judge/select-versions.js';
 
 const ID = 'mcp-sunset-discover-1';
 const NOW = Date.parse('2026-09-01T00:00:00Z');

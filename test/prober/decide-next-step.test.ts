@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { decideNextStep, FIRST_PHASE } from '../../server/prober/decide-next-step.js';
-import { DEFAULT_POLICY, type PeerPolicy } from '../../server/prober/peer-config.js';
-import { ambiguousOutcome, stopOutcome, type ProbeOutcome } from '../../server/prober/probe-outcome.js';
+import { decideNextStep, FIRST_PHASE } from '../../server/prober/judge/decide-next-step.js';
+import { DEFAULT_POLICY, type PeerPolicy } from '../../server/prober/targets/peer-config.js';
+import { ambiguousOutcome, stopOutcome, type ProbeOutcome } from '../../server/prober/judge/probe-outcome.js';
 
 const LEGACY = ['2025-11-25', '2025-06-18'];
 const strict: PeerPolicy = { allowLegacy: false, allowHttpSse: false, legacyOnEvidence: false };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { createEraCache } from '../../server/prober/era-cache.js';
-import { computePeerKey, describeTarget, type PeerConfig } from '../../server/prober/peer-config.js';
-import { namePeers, parseTarget } from '../../server/prober/parse-target.js';
-import { splitCommandLine } from '../../server/prober/split-command-line.js';
+import { createEraCache } from '../../server/prober/attempt/era-cache.js';
+import { computePeerKey, describeTarget, type PeerConfig } from '../../server/prober/targets/peer-config.js';
+import { namePeers, parseTarget } from '../../server/prober/targets/parse-target.js';
+import { splitCommandLine } from '../../server/prober/targets/split-command-line.js';
 
 describe('splitCommandLine', () => {
   const cases: [string, unknown][] = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { CHECKLIST_ITEMS } from '../../server/prober/check-initialize-result.js';
-import type { PeerPolicy } from '../../server/prober/peer-config.js';
+import { CHECKLIST_ITEMS } from '../../server/prober/judge/check-initialize-result.js';
+import type { PeerPolicy } from '../../server/prober/targets/peer-config.js';
 import { probe } from '../../server/prober/probe.js';
 import { DISCOVER_RESULT, rpc, TOOLS, type FakeHandler } from './fakes/fake-http-server.js';
 import { FAST, legacy400, legacyServer, methodOf, peerAt, sentMethods, useFakes } from './fakes/http-peers.js';

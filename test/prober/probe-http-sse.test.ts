@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createEraCache } from '../../server/prober/era-cache.js';
+import { createEraCache } from '../../server/prober/attempt/era-cache.js';
 import { probe } from '../../server/prober/probe.js';
-import type { PeerConfig } from '../../server/prober/peer-config.js';
+import type { PeerConfig } from '../../server/prober/targets/peer-config.js';
 import { DISCOVER_RESULT, INITIALIZE_RESULT, rpc, TOOLS, type FakeHandler, type FakeRequest, type FakeServer } from './fakes/fake-http-server.js';
 import { FAST, methodOf, sentMethods, useFakes } from './fakes/http-peers.js';
 

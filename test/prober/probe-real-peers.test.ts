@@ -4,7 +4,7 @@
  * captured wire traces (the raw-probes scenarios); these tests pin the verdict and the wire.
  */
 import { describe, expect, test } from 'vitest';
-import type { PeerConfig, PeerPolicy } from '../../server/prober/peer-config.js';
+import type { PeerConfig, PeerPolicy } from '../../server/prober/targets/peer-config.js';
 import { probePeers } from '../../server/prober/probe.js';
 import type { ProbeOptions } from '../../server/prober/probe-options.js';
 import type { ProbeVerdict } from '../../server/prober/verdict.js';

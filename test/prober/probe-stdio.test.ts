@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createEraCache } from '../../server/prober/era-cache.js';
+import { createEraCache } from '../../server/prober/attempt/era-cache.js';
 import { probe, probePeers } from '../../server/prober/probe.js';
 import type { ProbeOptions } from '../../server/prober/probe-options.js';
 import { DISCOVER_RESULT, INITIALIZE_RESULT, TOOLS } from './fakes/fake-http-server.js';

@@ -1,6 +1,6 @@
 /** Scripted HTTP peers shared by the prober's HTTP tests. */
 import { afterEach } from 'vitest';
-import type { PeerConfig, PeerPolicy } from '../../../server/prober/peer-config.js';
+import type { PeerConfig, PeerPolicy } from '../../../server/prober/targets/peer-config.js';
 import type { ProbeOptions } from '../../../server/prober/probe-options.js';
 import { INITIALIZE_RESULT, rpc, startFakeHttpServer, TOOLS, type FakeHandler, type FakeRequest, type FakeServer } from './fake-http-server.js';
 

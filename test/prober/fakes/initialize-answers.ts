@@ -1,4 +1,4 @@
-import type { ChecklistItem } from '../../../server/prober/check-initialize-result.js';
+import type { ChecklistItem } from '../../../server/prober/judge/check-initialize-result.js';
 
 /** A valid answer to `initialize` with this id. */
 export const goodInitializeAnswer = (id: unknown = 1, version = '2025-11-25') => ({

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PeerConfig, PeerPolicy } from '../../../server/prober/peer-config.js';
+import type { PeerConfig, PeerPolicy } from '../../../server/prober/targets/peer-config.js';
 import type { StdioFakeConfig, StdioScript } from './stdio-fake.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
