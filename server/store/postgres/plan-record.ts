@@ -1,5 +1,6 @@
 import { asc, inArray } from 'drizzle-orm';
 import type { BrownoutRecord, ExemptionRecord, PlanRecord } from '../records/plan-record.js';
+import { shapePlanRecords } from '../shape-plan-records.js';
 import type { PgDb } from './pg-db.js';
 import { brownoutsTable, planExemptionsTable, plansTable } from './schema/index.js';
 
@@ -15,12 +16,7 @@ export async function withBrownouts(db: PgDb, rows: PlanRow[]): Promise<PlanReco
     .from(planExemptionsTable)
     .where(inArray(planExemptionsTable.planId, ids))
     .orderBy(asc(planExemptionsTable.until), asc(planExemptionsTable.id));
-  return rows.map(({ gateBackstopDate, gateMaxShare, ...row }) => ({
-    ...row,
-    gate: gateBackstopDate === null ? null : { backstopDate: gateBackstopDate, maxShare: gateMaxShare },
-    brownouts: windows.filter((w) => w.planId === row.id).map(({ startsAt, endsAt, note }) => ({ startsAt, endsAt, note })),
-    exemptions: exemptions.filter((e) => e.planId === row.id).map(({ integration, until, note }) => ({ integration, until, note })),
-  }));
+  return shapePlanRecords(rows, windows, exemptions);
 }
 
 /** Replaces a plan's brownout windows with the given ones. */

@@ -2,6 +2,7 @@ import { asc, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { brownoutsTable, planExemptionsTable, plansTable } from './schema/index.js';
 import type { BrownoutRecord, ExemptionRecord, PlanRecord } from '../records/plan-record.js';
+import { shapePlanRecords } from '../shape-plan-records.js';
 
 export type PlanRow = typeof plansTable.$inferSelect;
 
@@ -11,12 +12,7 @@ export function withBrownouts(db: Db, rows: PlanRow[]): PlanRecord[] {
   const ids = rows.map((r) => r.id);
   const windows = db.select().from(brownoutsTable).where(inArray(brownoutsTable.planId, ids)).orderBy(asc(brownoutsTable.startsAt)).all();
   const exemptions = db.select().from(planExemptionsTable).where(inArray(planExemptionsTable.planId, ids)).orderBy(asc(planExemptionsTable.until), asc(planExemptionsTable.id)).all();
-  return rows.map(({ gateBackstopDate, gateMaxShare, ...row }) => ({
-    ...row,
-    gate: gateBackstopDate === null ? null : { backstopDate: gateBackstopDate, maxShare: gateMaxShare },
-    brownouts: windows.filter((w) => w.planId === row.id).map(({ startsAt, endsAt, note }) => ({ startsAt, endsAt, note })),
-    exemptions: exemptions.filter((e) => e.planId === row.id).map(({ integration, until, note }) => ({ integration, until, note })),
-  }));
+  return shapePlanRecords(rows, windows, exemptions);
 }
 
 /** Replaces a plan's brownout windows with the given ones. */
