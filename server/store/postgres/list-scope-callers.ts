@@ -5,6 +5,7 @@ import { binaryOrder } from './binary-order.js';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
 import { servedInScope } from '../served-in-scope.js';
+import { summarizeScopeCallers } from '../summarize-scope-callers.js';
 
 /**
  * Every caller with served work requests in the scope on the day rows starting in [from, to):
@@ -26,16 +27,5 @@ export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; v
     .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
     .groupBy(t.integration, t.version, t.transport)
     .orderBy(binaryOrder(t.integration), binaryOrder(t.version), binaryOrder(t.transport));
-  const callers = new Map<string, ScopeCallerRow>();
-  for (const row of rows) {
-    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, firstSeen: row.firstSeen, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
-    caller.requests += row.requests;
-    caller.wouldBlock += row.wouldBlock;
-    caller.firstSeen = Math.min(caller.firstSeen, row.firstSeen);
-    caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
-    if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
-    if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);
-    callers.set(row.integration, caller);
-  }
-  return [...callers.values()];
+  return summarizeScopeCallers(rows);
 }

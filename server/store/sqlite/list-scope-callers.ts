@@ -3,6 +3,7 @@ import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
 import { servedInScope } from '../served-in-scope.js';
+import { summarizeScopeCallers } from '../summarize-scope-callers.js';
 import type { ScopeCallerRow } from '../records/scope-caller-row.js';
 
 /**
@@ -25,16 +26,5 @@ export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: st
     .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
     .groupBy(t.integration, t.version, t.transport)
     .all();
-  const callers = new Map<string, ScopeCallerRow>();
-  for (const row of rows) {
-    const caller = callers.get(row.integration) ?? { integration: row.integration, requests: 0, firstSeen: row.firstSeen, lastSeen: row.lastSeen, versions: [], transports: [], wouldBlock: 0 };
-    caller.requests += row.requests;
-    caller.wouldBlock += row.wouldBlock;
-    caller.firstSeen = Math.min(caller.firstSeen, row.firstSeen);
-    caller.lastSeen = Math.max(caller.lastSeen, row.lastSeen);
-    if (!caller.versions.includes(row.version)) caller.versions.push(row.version);
-    if (!caller.transports.includes(row.transport)) caller.transports.push(row.transport);
-    callers.set(row.integration, caller);
-  }
-  return [...callers.values()];
+  return summarizeScopeCallers(rows);
 }
