@@ -301,14 +301,7 @@ export interface KnownCycle {
   rationale: string;
 }
 
-export const KNOWN_CYCLES: readonly KnownCycle[] = [
-  {
-    files: ['server/prober/http/http-channel.ts', 'server/prober/http/http-sse-channel.ts'],
-    rationale:
-      'To be removed: the streamable HTTP channel falls back to the HTTP+SSE channel, which reuses the former\'s header settings; '
-      + 'the prober is being regrouped into subfolders, and the shared settings move out of both channels with it. Delete this entry then.',
-  },
-];
+export const KNOWN_CYCLES: readonly KnownCycle[] = [];
 
 /** String literals that carry era knowledge: only `server/protocol/` may spell them (the demo builds raw traffic). */
 export const ERA_LITERALS: readonly string[] = ['io.modelcontextprotocol/protocolVersion', 'mcp-session-id', '2025-03-26'];

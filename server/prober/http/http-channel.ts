@@ -8,21 +8,12 @@ import { METHOD } from '../../protocol/method-names.js';
 import { HEADER } from '../../protocol/versions.js';
 import type { EraChannel, MessageShape } from '../attempt/era-channel.js';
 import { exchangeHttp } from './exchange-http.js';
+import { userHeaders, type HttpChannelSettings } from './http-channel-settings.js';
 import { openHttpSseChannel } from './http-sse-channel.js';
 import type { HttpTarget } from '../targets/peer-config.js';
 import type { OutgoingMessage } from '../wire/probe-messages.js';
 
-export interface HttpChannelSettings {
-  maxRedirects: number;
-  maxBodyBytes: number;
-}
-
 const CLOSE_TIMEOUT_MS = 2000;
-
-/** The configured extra headers, minus any `mcp-*` header: those the prober sets itself. */
-export function userHeaders(target: HttpTarget): Record<string, string> {
-  return Object.fromEntries(Object.entries(target.headers ?? {}).filter(([name]) => !name.toLowerCase().startsWith('mcp-')).map(([n, v]) => [n.toLowerCase(), v]));
-}
 
 export function createHttpChannel(target: HttpTarget, settings: HttpChannelSettings): EraChannel {
   const url = new URL(target.url);

@@ -8,7 +8,7 @@ import { HEADER } from '../../protocol/versions.js';
 import type { EraChannel, HttpSseOpening } from '../attempt/era-channel.js';
 import { exchangeHttp } from './exchange-http.js';
 import { fetchSameOrigin } from './fetch-same-origin.js';
-import { userHeaders, type HttpChannelSettings } from './http-channel.js';
+import { userHeaders, type HttpChannelSettings } from './http-channel-settings.js';
 import type { HttpTarget } from '../targets/peer-config.js';
 import { isReplyTo, type ProbeObservation } from '../wire/probe-observation.js';
 import { readSseEvents } from './read-sse-events.js';
