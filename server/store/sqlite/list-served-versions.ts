@@ -1,7 +1,7 @@
 import { and, gte, inArray } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { shareDayTable } from './schema/index.js';
-import { NO_VERSION, OVERFLOW_LABEL } from '../../tally/tally-cell.js';
+import { rankServedVersions } from '../rank-served-versions.js';
 
 /** Protocol versions the server answered client requests under since `since` (UTC day rows), most used first. */
 export function listServedVersions(db: Db, since: number): string[] {
@@ -11,10 +11,5 @@ export function listServedVersions(db: Db, since: number): string[] {
     .from(t)
     .where(and(gte(t.day, since), inArray(t.outcome, ['served', 'served-as-legacy'])))
     .all();
-  const totals = new Map<string, number>();
-  for (const row of rows) {
-    if (row.version === NO_VERSION || row.version === OVERFLOW_LABEL) continue;
-    totals.set(row.version, (totals.get(row.version) ?? 0) + row.count);
-  }
-  return [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([version]) => version);
+  return rankServedVersions(rows);
 }
