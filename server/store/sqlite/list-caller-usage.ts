@@ -2,7 +2,7 @@ import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
-import { requestsOnBasis, servedInScope, servedRequests } from '../served-in-scope.js';
+import { inScopeShape, requestsOnBasis, servedInScope, servedRequests } from '../served-in-scope.js';
 import type { CallerVolume } from '../records/caller-volume.js';
 
 /** Served and legacy-served work requests per caller since `since` (UTC day rows). */
@@ -56,8 +56,7 @@ export function listScopeCallersBefore(db: Db, scope: { kind: PlanScopeKind; val
  */
 export function listScopeLastTraffic(db: Db, scope: { kind: PlanScopeKind; value: string }, since: number): Map<string, number> {
   const t = trafficDayTable;
-  const shape = scope.kind === 'era' ? sql`${t.era} = ${scope.value}` : scope.kind === 'transport' ? sql`${t.transport} = ${scope.value}` : eq(t.version, scope.value);
-  const refused = and(requestsOnBasis(t), eq(t.outcome, 'blocked'), shape);
+  const refused = and(requestsOnBasis(t), eq(t.outcome, 'blocked'), inScopeShape(t, scope));
   const rows = db
     .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})` })
     .from(t)
