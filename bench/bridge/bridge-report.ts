@@ -3,9 +3,9 @@
  * round's answers pooled, and each comparison taken within a round before its median. No I/O.
  */
 import type { AnswerShape } from './legacy-session.js';
-import { latencySummary, median } from './percentile.js';
-import type { ClosedLoopResult } from './run-closed-loop.js';
-import type { OpenLoopResult } from './run-open-loop.js';
+import { latencySummary, median } from '../support/percentile.js';
+import type { ClosedLoopResult } from '../load/run-closed-loop.js';
+import type { OpenLoopResult } from '../load/run-open-loop.js';
 
 /** A: the dual-era server answering directly; B: `serve --bridge` before a modern-only server; C: the sidecar, no bridge, before the dual server. */
 export const BRIDGE_SETUPS = ['direct', 'bridge', 'sidecar'] as const;

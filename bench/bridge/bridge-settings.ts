@@ -1,4 +1,4 @@
-import { numberFrom } from './bench-settings.js';
+import { numberFrom } from '../proxy/bench-settings.js';
 
 export interface BridgeSettings {
   /** Rounds of the three setups; round r runs them in the r-th of the six orders (every order once per six). */

@@ -1,7 +1,7 @@
 import type { BridgeComparison, BridgeSetup, BridgeSummary, SetupShapes } from './bridge-report.js';
 import type { BridgeSettings } from './bridge-settings.js';
-import type { MachineInfo } from './bench-report.js';
-import { machineLine } from './describe-machine.js';
+import type { MachineInfo } from '../proxy/bench-report.js';
+import { machineLine } from '../support/describe-machine.js';
 
 export interface BridgeReport {
   startedAt: Date;
@@ -96,7 +96,7 @@ export function formatBridgeResults(report: BridgeReport): string {
   ]);
   const orders = ['ABC', 'CBA', 'BCA', 'ACB', 'CAB', 'BAC'].slice(0, Math.min(6, settings.rounds)).join(', ');
   return [
-    `## ${report.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — the legacy bridge's added latency (bench/bridge.ts)`,
+    `## ${report.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — the legacy bridge's added latency (bench/bridge/bridge.ts)`,
     '',
     `- Machine: ${machineLine(report.machine)}; shared, and busy with other work during the run: 1-minute load average ${report.load[0].toFixed(1)} at the start, ${report.load[1].toFixed(1)} at the end.`,
     `- Code: ${report.code}.`,

@@ -5,7 +5,7 @@
  * initialize answer gave, if it gave one.
  */
 import { performance } from 'node:perf_hooks';
-import type { LoadRequest } from './load-request.js';
+import type { LoadRequest } from '../load/load-request.js';
 
 export const LEGACY_VERSION = '2025-11-25';
 

@@ -1,5 +1,5 @@
 /**
- * Run by `npx tsx bench/bridge.ts` (compiled first, see run-compiled.ts): the latency the legacy
+ * Run by `npx tsx bench/bridge/bridge.ts` (compiled first, see run-compiled.ts): the latency the legacy
  * bridge adds for a 2025-era client. The same legacy session workload against
  * A direct: the v2 SDK's dual-era server answering it itself (its stateless legacy leg);
  * B bridge: `serve --bridge` in front of the v2 SDK's modern-only server;
@@ -12,17 +12,17 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { appendResults, RESULTS_FILE } from './append-results.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
 import { BRIDGE_SETUPS, summarizeBridgeSamples, type BridgeSample, type BridgeSetup, type SetupShapes } from './bridge-report.js';
 import { readBridgeSettings, type BridgeSettings } from './bridge-settings.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine } from './describe-machine.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine } from '../support/describe-machine.js';
 import { formatBridgeResults } from './format-bridge-results.js';
 import { callOnce, openLegacySession } from './legacy-session.js';
-import { runClosedLoop } from './run-closed-loop.js';
-import { runOpenLoop } from './run-open-loop.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
+import { runOpenLoop } from '../load/run-open-loop.js';
 import { SDK_SERVER_PATH } from './sdk-server.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 // Every order of the three once per six rounds, each followed by its mirror image (ABC, CBA, …):
 // no setup always runs first, or always right after the same other one.

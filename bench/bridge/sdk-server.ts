@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { registerDemoTools } from '../server/demo/demo-tools.js';
+import { registerDemoTools } from '../../server/demo/demo-tools.js';
 
 /** Where the SDK servers answer; the sidecar in front of them keeps the same path. */
 export const SDK_SERVER_PATH = '/mcp';

@@ -1,5 +1,5 @@
 /**
- * Run by `npm run bench:budget` through bench/budget.ts (compiled first): the hot path's budget,
+ * Run by `npm run bench:budget` through bench/budget/budget.ts (compiled first): the hot path's budget,
  * checked. In one run, against one upstream, the bare node:http proxy, the sidecar's proxy with
  * metering off, and the full sidecar, back to back in short runs whose order rotates, for JSON and
  * SSE answers. Prints PASS or FAIL for each line of the budget and exits 1 when any fails. Not
@@ -10,15 +10,15 @@
  * - metering: the sidecar costs at most 6 µs (JSON) or 9 µs (SSE) more than the bare proxy.
  */
 import { dirname } from 'node:path';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import { numberFrom } from './bench-settings.js';
-import type { ServerKind } from './child-messages.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { ANSWER_PATHS, type AnswerMode } from './mcp-request.js';
-import { measureCpu } from './measure-cpu.js';
-import { median } from './percentile.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import { numberFrom } from '../proxy/bench-settings.js';
+import type { ServerKind } from '../servers/child-messages.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { ANSWER_PATHS, type AnswerMode } from '../load/mcp-request.js';
+import { measureCpu } from '../support/measure-cpu.js';
+import { median } from '../support/percentile.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 export const BUDGET = {
   /** bare ÷ metering off, at least. */
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     lines.push(`| ${name} | metering: sidecar − bare, µs | ≤ ${BUDGET.meteringMicros[mode]} | ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} (ratio ${metering.toFixed(3)}, sidecar ${median(on).toFixed(1)} µs) | ${meteringOk ? 'PASS' : 'FAIL'} |`);
   }
   const section = [
-    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — hot-path budget check (bench/budget.ts): ${failed ? 'FAIL' : 'PASS'}`,
+    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — hot-path budget check (bench/budget/budget.ts): ${failed ? 'FAIL' : 'PASS'}`,
     '',
     `- Machine: ${machineLine(describeMachine())}.`,
     `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,

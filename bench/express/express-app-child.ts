@@ -13,9 +13,9 @@ import express from 'express';
 import { pino } from 'pino';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { registerDemoTools } from '../server/demo/demo-tools.js';
-import { meter } from '../server/express/index.js';
-import { openStore } from '../server/store/open-store.js';
+import { registerDemoTools } from '../../server/demo/demo-tools.js';
+import { meter } from '../../server/express/index.js';
+import { openStore } from '../../server/store/open-store.js';
 
 /** What the app tells its parent over IPC. */
 export type ExpressAppReply =

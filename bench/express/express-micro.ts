@@ -3,7 +3,7 @@
  * IncomingMessage/ServerResponse objects go through `meter()` (real SQLite file, 1 s flush), get
  * the bench's modern tools/call body pushed the way the HTTP parser pushes it, and are answered
  * with the bench app's JSON answer; the same without the middleware is the baseline.
- *   npx tsx bench/express-micro.ts [path of the express entry, default ../server/express/index.ts]
+ *   npx tsx bench/express/express-micro.ts [path of the express entry, default server/express/index.ts]
  */
 import { mkdtempSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,10 +13,10 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
+import { MCP_REQUEST_HEADERS, mcpRequestBody } from '../load/mcp-request.js';
 
-const entry = process.argv[2] === undefined ? new URL('../server/express/index.ts', import.meta.url).href : pathToFileURL(resolve(process.argv[2])).href;
-const { meter } = (await import(entry)) as typeof import('../server/express/index.js');
+const entry = process.argv[2] === undefined ? new URL('../../server/express/index.ts', import.meta.url).href : pathToFileURL(resolve(process.argv[2])).href;
+const { meter } = (await import(entry)) as typeof import('../../server/express/index.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 20_000);
 

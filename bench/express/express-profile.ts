@@ -1,23 +1,23 @@
 /**
- * Where the Express middleware's cost goes: both app children of bench/express.ts run under
+ * Where the Express middleware's cost goes: both app children of bench/express/express.ts run under
  * `--cpu-prof` and take the bench's closed-loop load in alternating one-second turns, and the two
  * profiles are compared per request: self time per function in µs/req, and what the metered app spends more.
- *   npx tsx bench/express-profile.ts   (BENCH_PROFILE_SECONDS=10, BENCH_PROFILE_INTERVAL_US=1000 by default)
+ *   npx tsx bench/express/express-profile.ts   (BENCH_PROFILE_SECONDS=10, BENCH_PROFILE_INTERVAL_US=1000 by default)
  */
 import type { ExpressAppReply } from './express-app-child.js';
-import { nextReply } from './next-reply.js';
+import { nextReply } from '../support/next-reply.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runClosedLoop } from './run-closed-loop.js';
-import { summarizeCpuProfile } from './summarize-cpu-profile.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
+import { summarizeCpuProfile } from '../support/summarize-cpu-profile.js';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const INTERVAL_US = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 1000);
 const CONNECTIONS = 32;
-const TREE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const TREE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 type Variant = 'plain' | 'metered';
 
 const REPLY_TIMEOUT_MS = 60_000;

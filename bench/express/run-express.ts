@@ -5,19 +5,19 @@
  * rounds of one shared machine moved by more than the gap being measured. Target: metered ≥ 0.97× plain. Two more variants say where a gap comes from: `noop`, a middleware that only
  * calls next() mounted the same way (Express's own cost of one more layer), and `enforcing`, the
  * middleware with a `warn` plan in its store (each body held until decided, the answer announced).
- * Appends a dated section to bench/RESULTS.md unless BENCH_RECORD=0. Run through bench/express.ts,
+ * Appends a dated section to bench/RESULTS.md unless BENCH_RECORD=0. Run through bench/express/express.ts,
  * from tsc output.
  */
 import type { ExpressAppReply } from './express-app-child.js';
-import { nextReply } from './next-reply.js';
+import { nextReply } from '../support/next-reply.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { appendResults } from './append-results.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { median } from './percentile.js';
-import { runClosedLoop, type ClosedLoopResult } from './run-closed-loop.js';
+import { appendResults } from '../support/append-results.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { median } from '../support/percentile.js';
+import { runClosedLoop, type ClosedLoopResult } from '../load/run-closed-loop.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_CLOSED_SECONDS ?? 5);
@@ -115,7 +115,7 @@ const section = [
   `- Machine: ${machineLine(describeMachine())}; shared and noisy: 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`,
   `- Code: ${describeCode(process.cwd())}.`,
   '- App: Express 5, the v2 SDK\'s `createMcpHandler` (dual era) through `toNodeHandler` at `/mcp`, no body parser; each variant in its own child process, run from tsc output in plain Node (as hosts run the package). Metered: `meter()` mounted at `/mcp` with a real SQLite file in a temp dir, default settings (1 s flush). noop: a middleware that only calls `next()`, mounted the same way. enforcing: metered, with a `warn` plan on the legacy era in its store (modern requests are decided and pass unannounced).',
-  `- Requests: the modern 2026-07-28 \`tools/call\` of the proxy bench (bench/mcp-request.ts), autocannon 8.0.0. Side by side: each variant is loaded at the same time as the plain app, ${CONNECTIONS} keep-alive connections each, for ${SECONDS} s after 1 s of warm-up, so both meet the same machine in the same seconds; ${ROUNDS} rounds, the variants in rotating order. Cells are medians over rounds (plain over all its pairings); ratios are medians of the per-pair ratios.`,
+  `- Requests: the modern 2026-07-28 \`tools/call\` of the proxy bench (bench/load/mcp-request.ts), autocannon 8.0.0. Side by side: each variant is loaded at the same time as the plain app, ${CONNECTIONS} keep-alive connections each, for ${SECONDS} s after 1 s of warm-up, so both meet the same machine in the same seconds; ${ROUNDS} rounds, the variants in rotating order. Cells are medians over rounds (plain over all its pairings); ratios are medians of the per-pair ratios.`,
   `- Whole run: ${Math.round((Date.now() - startedAt) / 1000)} s. Final flush of the metered apps: ${JSON.stringify(finals.metered)}, ${JSON.stringify(finals.enforcing)}; plans enforcing in them: ${enforcingPlans.metered}, ${enforcingPlans.enforcing}.`,
   '',
   '| setup | req/s | req/s ÷ plain beside it | p50 ms | p99 ms | app CPU µs/req | plain CPU ÷ its CPU | responses | failures |',

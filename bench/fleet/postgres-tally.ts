@@ -1,15 +1,15 @@
 /**
- * `npx tsx bench/postgres-tally.ts`: a closed-loop companion of bench/fleet-ingest.ts (the recorded,
+ * `npx tsx bench/fleet/postgres-tally.ts`: a closed-loop companion of bench/fleet/fleet-ingest.ts (the recorded,
  * open-loop figure): how many tally cells per second the Postgres store takes at most when
  * sidecars flush back to back, and (BENCH_PG_SHARED=0) what callers shared by the fleet cost. Each simulated sidecar is a store of its own (its own pool) writing
  * one stream of numbered flushes in a closed loop; every flush carries CELLS cells (its node's
  * traffic over INTEGRATIONS callers shared by the whole fleet) and a heartbeat. Postgres is
  * `MCP_SUNSET_BENCH_POSTGRES_URL` when set, else an embedded server started here (fsync on).
  */
-import { openPostgresStore } from '../server/store/postgres/open-postgres-store.js';
-import type { Store } from '../server/store/store.js';
-import type { TallyCell } from '../server/tally/tally-cell.js';
-import { startPostgresServer } from '../test/support/postgres-server.js';
+import { openPostgresStore } from '../../server/store/postgres/open-postgres-store.js';
+import type { Store } from '../../server/store/store.js';
+import type { TallyCell } from '../../server/tally/tally-cell.js';
+import { startPostgresServer } from '../../test/support/postgres-server.js';
 import pg from 'pg';
 
 const SIDECARS = Number(process.env.BENCH_PG_SIDECARS ?? 32);

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { loadConfig } from '../server/config/load-config.js';
-import type { HttpRequestClassification, HttpRequestFacts } from '../server/protocol/classify-http-request.js';
-import type { HttpExchange } from '../server/sidecar/http-exchange.js';
-import { HttpMeter } from '../server/sidecar/http-meter.js';
-import { ANONYMOUS, createCallerIdentifier, type Caller } from '../server/sidecar/identify-caller.js';
-import { createReverseProxy } from '../server/sidecar/reverse-proxy.js';
+import { loadConfig } from '../../server/config/load-config.js';
+import type { HttpRequestClassification, HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import type { HttpExchange } from '../../server/sidecar/http-exchange.js';
+import { HttpMeter } from '../../server/sidecar/http-meter.js';
+import { ANONYMOUS, createCallerIdentifier, type Caller } from '../../server/sidecar/identify-caller.js';
+import { createReverseProxy } from '../../server/sidecar/reverse-proxy.js';
 
 export type ProxyVariant = 'unmetered' | 'classified' | 'unrecorded';
 

@@ -1,20 +1,20 @@
 /**
- * Run by `npx tsx bench/breakdown.ts` (compiled first): splits the sidecar's per-request cost
+ * Run by `npx tsx bench/ledger/breakdown.ts` (compiled first): splits the sidecar's per-request cost
  * into layers by running, at max throughput against the same upstream, the bare proxy, the
  * sidecar's reverse proxy with no metering, the same with metering but no recording, and the
  * full sidecar. Each step's extra CPU per request is what that layer costs. About two and a
  * half minutes; appends a section to RESULTS.md unless BENCH_RECORD=0.
  */
 import { dirname } from 'node:path';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import { describeCode } from './describe-code.js';
-import type { AnswerMode } from './mcp-request.js';
-import { ANSWER_PATHS } from './mcp-request.js';
-import type { ServerKind } from './child-messages.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { median } from './percentile.js';
-import { measureCpu } from './measure-cpu.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import { describeCode } from '../support/describe-code.js';
+import type { AnswerMode } from '../load/mcp-request.js';
+import { ANSWER_PATHS } from '../load/mcp-request.js';
+import type { ServerKind } from '../servers/child-messages.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { median } from '../support/percentile.js';
+import { measureCpu } from '../support/measure-cpu.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 const LAYERS: readonly { kind: ServerKind; label: string }[] = [
   { kind: 'bare', label: 'bare pass-through proxy' },
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     });
   });
   const section = [
-    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — sidecar cost breakdown (bench/breakdown.ts)`,
+    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — sidecar cost breakdown (bench/ledger/breakdown.ts)`,
     '',
     `- Machine: ${machineLine(describeMachine())}.`,
     `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,

@@ -1,5 +1,5 @@
 /**
- * Run by `npm run bench` through bench/ledger.ts (compiled first): the sidecar's cost ledger. Side
+ * Run by `npm run bench` through bench/ledger/ledger.ts (compiled first): the sidecar's cost ledger. Side
  * by side in one run, against one upstream, the bare node:http proxy and the sidecar with its
  * stages added one at a time, for JSON and SSE answers of three sizes. Each stage's cost is the
  * difference between adjacent setups within a round; the ledger shows its median and its spread
@@ -8,15 +8,15 @@
  */
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import { numberFrom } from './bench-settings.js';
-import type { ServerKind } from './child-messages.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { ANSWER_PATHS, type AnswerMode } from './mcp-request.js';
-import { measureCpu, type CpuMeasure } from './measure-cpu.js';
-import { median } from './percentile.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import { numberFrom } from '../proxy/bench-settings.js';
+import type { ServerKind } from '../servers/child-messages.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { ANSWER_PATHS, type AnswerMode } from '../load/mcp-request.js';
+import { measureCpu, type CpuMeasure } from '../support/measure-cpu.js';
+import { median } from '../support/percentile.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 /** The setups, each adding one stage to the one before; the first is the yardstick. */
 const SETUPS: readonly { kind: ServerKind; label: string; stage: string }[] = [
@@ -104,11 +104,11 @@ async function main(): Promise<void> {
     }
   }
   const section = [
-    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — the sidecar's cost ledger (bench/ledger.ts)`,
+    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — the sidecar's cost ledger (bench/ledger/ledger.ts)`,
     '',
     `- Machine: ${machineLine(describeMachine())}.`,
     `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,
-    `- One upstream (bench/upstream-server.ts; \`?pad=N\` makes the result's text N bytes), each proxy in its own process (Node flags: ${PROXY_FLAGS.join(' ')}), all tsc output in plain Node; the modern \`tools/call\` of \`npm run bench\`; closed loop, ${connections} connections; every setup warmed 1 s per answer, then ${rounds} rounds (order reversed every other round) of 0.5 s warm-up and ${seconds} s measured per setup and answer.`,
+    `- One upstream (bench/load/upstream-server.ts; \`?pad=N\` makes the result's text N bytes), each proxy in its own process (Node flags: ${PROXY_FLAGS.join(' ')}), all tsc output in plain Node; the modern \`tools/call\` of \`npm run bench\`; closed loop, ${connections} connections; every setup warmed 1 s per answer, then ${rounds} rounds (order reversed every other round) of 0.5 s warm-up and ${seconds} s measured per setup and answer.`,
     '- CPU µs/req: user + system time of the proxy process over the measured phase, per answer. GC µs/req: its main-thread GC pauses over the same phase, per answer.',
     '- Stage: what the row adds to the row above. Stage µs: the difference in CPU per request to the row above, taken within each round; the median, and [least, most] over rounds. CPU ratio: bare ÷ this setup, per round, median (1.00 costs what the bare proxy costs).',
     `- Whole run: ${Math.round((performance.now() - began) / 1000)} s.`,

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { MODERN_LOAD_REQUEST, type LoadRequest } from './load-request.js';
-import { latencySummary } from './percentile.js';
+import { latencySummary } from '../support/percentile.js';
 
 export interface ClosedLoopOptions {
   url: URL;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { MODERN_LOAD_REQUEST, type LoadRequest } from './load-request.js';
-import { latencySummary } from './percentile.js';
+import { latencySummary } from '../support/percentile.js';
 
 export interface OpenLoopOptions {
   url: URL;

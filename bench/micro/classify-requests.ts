@@ -2,8 +2,8 @@
  * Requests the classifier micro-benchmarks time: one classified by its headers alone, and modern
  * and legacy POSTs with small and 1 KB bodies.
  */
-import type { HttpRequestFacts } from '../server/protocol/classify-http-request.js';
-import { MCP_REQUEST_HEADERS, MODERN_VERSION, mcpRequestBody } from './mcp-request.js';
+import type { HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import { MCP_REQUEST_HEADERS, MODERN_VERSION, mcpRequestBody } from '../load/mcp-request.js';
 
 /** A legacy session's GET for its event stream: no body, the headers decide. */
 export const HEADER_CLASSIFIABLE: HttpRequestFacts = {

@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/classify.ts`: classifier micro-benchmark alone, full parse against the scanner
+ * `npx tsx bench/micro/classify.ts`: classifier micro-benchmark alone, full parse against the scanner
  * side by side (see run-classify-bench.ts), run from tsc output like the rest of the bench.
  */
-import { runCompiled } from './run-compiled.js';
+import { runCompiled } from '../support/run-compiled.js';
 
-await runCompiled('run-classify-bench');
+await runCompiled(new URL('./run-classify-bench.ts', import.meta.url));

@@ -1,5 +1,5 @@
-/** `npx tsx bench/micro.ts`: the micro-benchmarks alone (a few seconds), as `npm run bench` runs them. */
-import { describeMachine, machineLine } from './describe-machine.js';
+/** `npx tsx bench/micro/micro.ts`: the micro-benchmarks alone (a few seconds), as `npm run bench` runs them. */
+import { describeMachine, machineLine } from '../support/describe-machine.js';
 import { runMicroBenchmarks } from './run-micro-benchmarks.js';
 
 process.stdout.write(`${machineLine(describeMachine())}\n`);

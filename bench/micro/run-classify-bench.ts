@@ -3,10 +3,10 @@
  * timed by both in turns, for several rounds, so a noisy machine shows in the spread and the
  * ratio of neighbouring runs stays meaningful. Prints a Markdown table.
  */
-import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
-import { classifyHttpRequest, type HttpRequestFacts } from '../server/protocol/classify-http-request.js';
-import { readClassifiableJson } from '../server/protocol/read-classifiable-json.js';
-import { parseJson } from '../server/protocol/read-json-rpc.js';
+import { NO_LOOKUPS } from '../../server/protocol/classified-message.js';
+import { classifyHttpRequest, type HttpRequestFacts } from '../../server/protocol/classify-http-request.js';
+import { readClassifiableJson } from '../../server/protocol/read-classifiable-json.js';
+import { parseJson } from '../../server/protocol/read-json-rpc.js';
 import { HEADER_CLASSIFIABLE, INITIALIZE, LEGACY_1KB, LEGACY_SESSION, MODERN, MODERN_1KB, MODERN_1KB_TEXT } from './classify-requests.js';
 import { measure } from './run-micro-benchmarks.js';
 

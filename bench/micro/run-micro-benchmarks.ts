@@ -1,15 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { loadConfig } from '../server/config/load-config.js';
+import { loadConfig } from '../../server/config/load-config.js';
 import { performance } from 'node:perf_hooks';
-import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
-import { classifyHttpRequest } from '../server/protocol/classify-http-request.js';
-import { readClassifiableJson } from '../server/protocol/read-classifiable-json.js';
-import { HttpMeter } from '../server/sidecar/http-meter.js';
-import { createCallerIdentifier, type Caller } from '../server/sidecar/identify-caller.js';
-import { Tally } from '../server/tally/tally.js';
-import { resultMessage, sseAnswerEvents } from './mcp-answer.js';
+import { NO_LOOKUPS } from '../../server/protocol/classified-message.js';
+import { classifyHttpRequest } from '../../server/protocol/classify-http-request.js';
+import { readClassifiableJson } from '../../server/protocol/read-classifiable-json.js';
+import { HttpMeter } from '../../server/sidecar/http-meter.js';
+import { createCallerIdentifier, type Caller } from '../../server/sidecar/identify-caller.js';
+import { Tally } from '../../server/tally/tally.js';
+import { resultMessage, sseAnswerEvents } from '../load/mcp-answer.js';
 import { HEADER_CLASSIFIABLE, INITIALIZE, LEGACY_1KB, LEGACY_SESSION, MODERN, MODERN_1KB } from './classify-requests.js';
-import { median } from './percentile.js';
+import { median } from '../support/percentile.js';
 
 export interface MicroResult {
   name: string;

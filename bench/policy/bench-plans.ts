@@ -4,7 +4,7 @@
  * - `sidecar-deny-out` denies the legacy era, already cut: every request is judged and is outside it;
  * - `sidecar-warn-in` warns about 2026-07-28, announced: every answer gains Deprecation, Sunset, Link.
  */
-import { MODERN_VERSION } from './mcp-request.js';
+import { MODERN_VERSION } from '../load/mcp-request.js';
 
 const DAY_MS = 86_400_000;
 const day = (now: number, offsetDays: number) => new Date(now + offsetDays * DAY_MS).toISOString().slice(0, 10);

@@ -1,5 +1,5 @@
 /**
- * Run by `npx tsx bench/policy.ts` (compiled first, see run-compiled.ts): what the retirement
+ * Run by `npx tsx bench/policy/policy.ts` (compiled first, see run-compiled.ts): what the retirement
  * policy costs per request.
  * (a) `CompiledPolicy.decide` alone, ns per call: no plan, a warn plan in scope, a deny plan out of
  *     scope, three plans; and `decideExchange` on the bench request as the proxy calls it.
@@ -10,15 +10,15 @@
  *     round's difference from the first plain sidecar.
  */
 import { dirname } from 'node:path';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import type { ServerKind } from './child-messages.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
-import { median } from './percentile.js';
-import { runClosedLoop } from './run-closed-loop.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import type { ServerKind } from '../servers/child-messages.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody } from '../load/mcp-request.js';
+import { median } from '../support/percentile.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
 import { runPolicyMicroBenchmarks } from './run-policy-micro.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 // The second plain sidecar is the control: two processes running the same code differ by this much.
 const SETUPS: readonly { kind: ServerKind; label: string }[] = [
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   // Round-to-round spread of the plain sidecar against itself.
   const noise = Math.max(...plain) - Math.min(...plain);
   const section = [
-    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — retirement policy cost per request (bench/policy.ts)`,
+    `## ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} — retirement policy cost per request (bench/policy/policy.ts)`,
     '',
     `- Machine: ${machineLine(describeMachine())}.`,
     `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,

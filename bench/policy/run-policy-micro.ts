@@ -1,11 +1,11 @@
-import { compilePolicy, type PolicyPlanInput } from '../server/policy/compile-policy.js';
-import { EMPTY_POLICY } from '../server/policy/compiled-policy.js';
-import { NO_LOOKUPS } from '../server/protocol/classified-message.js';
-import { classifyHttpRequest } from '../server/protocol/classify-http-request.js';
-import type { PolicyShape } from '../server/protocol/policy-shape.js';
-import { decideExchange } from '../server/sidecar/decide-exchange.js';
-import { MCP_REQUEST_HEADERS, mcpRequestBody, MODERN_VERSION } from './mcp-request.js';
-import { measure, type MicroResult } from './run-micro-benchmarks.js';
+import { compilePolicy, type PolicyPlanInput } from '../../server/policy/compile-policy.js';
+import { EMPTY_POLICY } from '../../server/policy/compiled-policy.js';
+import { NO_LOOKUPS } from '../../server/protocol/classified-message.js';
+import { classifyHttpRequest } from '../../server/protocol/classify-http-request.js';
+import type { PolicyShape } from '../../server/protocol/policy-shape.js';
+import { decideExchange } from '../../server/sidecar/decide-exchange.js';
+import { MCP_REQUEST_HEADERS, mcpRequestBody, MODERN_VERSION } from '../load/mcp-request.js';
+import { measure, type MicroResult } from '../micro/run-micro-benchmarks.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const MODERN: PolicyShape = { era: 'modern', transport: 'streamable-http', version: MODERN_VERSION };

@@ -1,9 +1,9 @@
 import type { BenchSettings } from './bench-settings.js';
-import type { AnswerMode } from './mcp-request.js';
-import { median, percentile } from './percentile.js';
-import type { ClosedLoopResult } from './run-closed-loop.js';
-import type { MicroResult } from './run-micro-benchmarks.js';
-import type { OpenLoopResult } from './run-open-loop.js';
+import type { AnswerMode } from '../load/mcp-request.js';
+import { median, percentile } from '../support/percentile.js';
+import type { ClosedLoopResult } from '../load/run-closed-loop.js';
+import type { MicroResult } from '../micro/run-micro-benchmarks.js';
+import type { OpenLoopResult } from '../load/run-open-loop.js';
 
 export const SETUPS = ['direct', 'bare', 'sidecar'] as const;
 export type SetupName = (typeof SETUPS)[number];

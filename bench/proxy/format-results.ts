@@ -1,6 +1,6 @@
 import type { BenchReport, ModeRatios, SetupSummary } from './bench-report.js';
-import { machineLine } from './describe-machine.js';
-import type { AnswerMode } from './mcp-request.js';
+import { machineLine } from '../support/describe-machine.js';
+import type { AnswerMode } from '../load/mcp-request.js';
 
 export const THROUGHPUT_TARGET = 0.95;
 export const ADDED_P99_TARGET_MS = 0.5;
@@ -48,7 +48,7 @@ function interpret(report: BenchReport): string[] {
     `- Per request the sidecar process burned ${cpuGaps.join(', ')} more CPU than the bare proxy. The metering work measured in isolation ` +
       `(classify + exchange lifecycle + caller HMAC + tally, JSON answer) is ≈ ${micros(meterNs / 1000)} µs of that; the rest is the sidecar's ` +
       'extra plumbing (the request body is buffered before forwarding, raw header filtering both ways, a copy of every answer chunk decoded to text, ' +
-      'closures and objects per request and the GC they cause); `npx tsx bench/breakdown.ts` splits it by layer.',
+      'closures and objects per request and the GC they cause); `npx tsx bench/ledger/breakdown.ts` splits it by layer.',
   );
   const gcPauses = (['json', 'sse'] as const).map(
     (mode) => `${micros(of(mode, 'bare').proxyGcMicros)} µs bare, ${micros(of(mode, 'sidecar').proxyGcMicros)} µs sidecar (${MODE_LABEL[mode]})`,

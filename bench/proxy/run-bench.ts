@@ -1,5 +1,5 @@
 /**
- * Run by `npm run bench` (bench/run.ts compiles first): the sidecar's cost against the same
+ * Run by `npm run bench` (bench/proxy/run.ts compiles first): the sidecar's cost against the same
  * upstream reached directly and through a bare pass-through proxy, at max throughput and at a
  * fixed moderate rate, for JSON and SSE answers, plus micro-benchmarks of the classifier and the
  * metering lifecycle. Prints the results and appends them to bench/RESULTS.md.
@@ -10,22 +10,22 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { appendResults, RESULTS_FILE } from './append-results.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
 import { SETUPS, summarizeSamples, type BenchReport, type CpuPair, type RoundSample, type SetupName } from './bench-report.js';
 import { readBenchSettings } from './bench-settings.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine } from './describe-machine.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine } from '../support/describe-machine.js';
 import { formatResults } from './format-results.js';
-import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody, type AnswerMode } from './mcp-request.js';
-import { runClosedLoop } from './run-closed-loop.js';
-import { runMicroBenchmarks } from './run-micro-benchmarks.js';
-import { runOpenLoop } from './run-open-loop.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
-import { summarizeCpuProfile } from './summarize-cpu-profile.js';
+import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody, type AnswerMode } from '../load/mcp-request.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
+import { runMicroBenchmarks } from '../micro/run-micro-benchmarks.js';
+import { runOpenLoop } from '../load/run-open-loop.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
+import { summarizeCpuProfile } from '../support/summarize-cpu-profile.js';
 
 const MODES: readonly AnswerMode[] = ['json', 'sse'];
 // Profile frames are shown relative to the compiled tree's root: server/…, bench/….
-const TREE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const TREE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,13 +7,13 @@
  */
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { appendResults } from './append-results.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody, type AnswerMode } from './mcp-request.js';
-import { median } from './percentile.js';
-import { runClosedLoop } from './run-closed-loop.js';
-import { spawnServer, type ServerChild } from './spawn-server.js';
+import { appendResults } from '../support/append-results.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { ANSWER_PATHS, MCP_REQUEST_HEADERS, mcpRequestBody, type AnswerMode } from '../load/mcp-request.js';
+import { median } from '../support/percentile.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
+import { spawnServer, type ServerChild } from '../servers/spawn-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_CLOSED_SECONDS ?? 4);
@@ -85,7 +85,7 @@ const section = [
   '',
   `- Machine: ${machineLine(describeMachine())}; shared and noisy: 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`,
   `- Code: ${describeCode(process.cwd())}.`,
-  `- Two bare pass-through proxies in child processes, identical but for the upstream client: node:http with a keep-alive Agent (bench/bare-proxy.ts), undici ${undiciVersion} with a Pool and \`stream()\` (bench/bare-undici-proxy.ts); the bench's upstream; modern \`tools/call\` POSTs, JSON and SSE answers.`,
+  `- Two bare pass-through proxies in child processes, identical but for the upstream client: node:http with a keep-alive Agent (bench/servers/bare-proxy.ts), undici ${undiciVersion} with a Pool and \`stream()\` (bench/proxy/bare-undici-proxy.ts); the bench's upstream; modern \`tools/call\` POSTs, JSON and SSE answers.`,
   `- autocannon, ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS} s per proxy and answer after 1 s of warm-up, the order alternating; CPU is each proxy process's user + system time over the phase divided by the answers; ratios are taken within a round, then the median.`,
   `- Whole run: ${Math.round((Date.now() - startedAt) / 1000)} s.`,
   '',

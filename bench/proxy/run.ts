@@ -5,6 +5,6 @@
  * results and appends them to bench/RESULTS.md. The work itself is in run-bench.ts, run from
  * tsc output (see run-compiled.ts). Settings: bench-settings.ts.
  */
-import { runCompiled } from './run-compiled.js';
+import { runCompiled } from '../support/run-compiled.js';
 
-await runCompiled('run-bench');
+await runCompiled(new URL('./run-bench.ts', import.meta.url));

@@ -2,15 +2,15 @@
 
 /**
  * `proxy-unmetered`, `proxy-classified` and `proxy-unrecorded` are the sidecar's reverse proxy with
- * parts of the metering taken away; bench/breakdown.ts and bench/ledger.ts use them to split the
+ * parts of the metering taken away; bench/ledger/breakdown.ts and bench/ledger/ledger.ts use them to split the
  * sidecar's cost.
  * `sidecar-deny-out` and `sidecar-warn-in` are the full sidecar with one retirement plan (see
- * bench-plans.ts); bench/policy.ts compares them with the plain sidecar.
- * `bare-undici` is the bare proxy with undici's pool on the upstream leg; bench/forwarders.ts
+ * bench-plans.ts); bench/policy/policy.ts compares them with the plain sidecar.
+ * `bare-undici` is the bare proxy with undici's pool on the upstream leg; bench/proxy/forwarders.ts
  * compares it with `bare`.
  * `sdk-dual` and `sdk-modern` are the v2 SDK's own server (sdk-server.ts), serving 2025-era
  * requests or rejecting them; `sidecar-bridge` is the sidecar as `serve --bridge` runs it.
- * bench/bridge.ts compares a legacy client's latency through them.
+ * bench/bridge/bridge.ts compares a legacy client's latency through them.
  */
 export type ServerKind =
   | 'upstream'

@@ -44,27 +44,27 @@ function requireUpstream(kind: ServerKind, upstream: URL | undefined): URL {
 async function start(kind: ServerKind, upstream: URL | undefined): Promise<RunningChild> {
   switch (kind) {
     case 'upstream':
-      return serve((await import('./upstream-server.js')).createUpstreamServer());
+      return serve((await import('../load/upstream-server.js')).createUpstreamServer());
     case 'bare':
       return serve((await import('./bare-proxy.js')).createBareProxy(requireUpstream(kind, upstream)));
     case 'bare-undici':
-      return serve((await import('./bare-undici-proxy.js')).createBareUndiciProxy(requireUpstream(kind, upstream)));
+      return serve((await import('../proxy/bare-undici-proxy.js')).createBareUndiciProxy(requireUpstream(kind, upstream)));
     case 'sdk-dual':
     case 'sdk-modern': {
-      const { server, close } = (await import('./sdk-server.js')).createSdkServer(kind === 'sdk-dual' ? 'dual' : 'modern');
+      const { server, close } = (await import('../bridge/sdk-server.js')).createSdkServer(kind === 'sdk-dual' ? 'dual' : 'modern');
       return serve(server, close);
     }
     case 'proxy-unmetered':
     case 'proxy-classified':
     case 'proxy-unrecorded': {
-      const { createProxyVariant } = await import('./create-proxy-variant.js');
+      const { createProxyVariant } = await import('../ledger/create-proxy-variant.js');
       const variant = kind === 'proxy-unmetered' ? 'unmetered' : kind === 'proxy-classified' ? 'classified' : 'unrecorded';
       return serve(createProxyVariant(requireUpstream(kind, upstream), variant));
     }
     case 'sidecar':
     case 'sidecar-deny-out':
     case 'sidecar-warn-in': {
-      const plan = kind === 'sidecar' ? undefined : (await import('./bench-plans.js')).BENCH_PLANS[kind](Date.now());
+      const plan = kind === 'sidecar' ? undefined : (await import('../policy/bench-plans.js')).BENCH_PLANS[kind](Date.now());
       const sidecar = await (await import('./start-sidecar.js')).startSidecar(requireUpstream(kind, upstream), plan);
       return { url: sidecar.url, stop: () => sidecar.stop(), health: () => ({ ...sidecar.service.health() }) };
     }

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type RunningService } from '../server/cli/start-service.js';
-import { loadConfig } from '../server/config/load-config.js';
-import { createLogger } from '../server/lib/create-logger.js';
+import { startService, type RunningService } from '../../server/cli/start-service.js';
+import { loadConfig } from '../../server/config/load-config.js';
+import { createLogger } from '../../server/lib/create-logger.js';
 
 export interface BenchSidecar {
   url: URL;

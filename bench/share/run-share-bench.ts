@@ -6,15 +6,15 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startService } from '../server/cli/start-service.js';
-import { loadConfig } from '../server/config/load-config.js';
-import { createLogger } from '../server/lib/create-logger.js';
-import { deleteExpiredTraffic } from '../server/store/sqlite/delete-expired-traffic.js';
-import { openDatabase } from '../server/store/sqlite/open-database.js';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
-import { percentile } from './percentile.js';
+import { startService } from '../../server/cli/start-service.js';
+import { loadConfig } from '../../server/config/load-config.js';
+import { createLogger } from '../../server/lib/create-logger.js';
+import { deleteExpiredTraffic } from '../../server/store/sqlite/delete-expired-traffic.js';
+import { openDatabase } from '../../server/store/sqlite/open-database.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
+import { percentile } from '../support/percentile.js';
 import { seedYearOfTraffic } from './seed-year-of-traffic.js';
 
 const WARMUP = 20;
@@ -79,7 +79,7 @@ await service.stop();
 rmSync(dir, { recursive: true, force: true });
 
 const section = [
-  `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — share and plan endpoints over a year of traffic (bench/share.ts)`,
+  `## ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} — share and plan endpoints over a year of traffic (bench/share/share.ts)`,
   '',
   `- Machine: ${machineLine(describeMachine())}.`,
   `- Code: ${describeCode(dirname(RESULTS_FILE))}.`,

@@ -1,7 +1,7 @@
-import { createSeededRandom } from '../server/lib/create-seeded-random.js';
-import type { Db } from '../server/store/sqlite/open-database.js';
-import { createTallyWriter } from '../server/store/sqlite/write-tally-batch.js';
-import type { TallyCell } from '../server/tally/tally-cell.js';
+import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
+import type { Db } from '../../server/store/sqlite/open-database.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
+import type { TallyCell } from '../../server/tally/tally-cell.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

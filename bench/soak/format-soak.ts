@@ -25,7 +25,7 @@ export function formatSoak(report: SoakReport): string {
   const lost = crashes.map((c) => c.lost);
   const crashed = !fuzz.sidecarAlive || fuzz.healthStatus !== 200 ? 1 : 0;
   return [
-    `## ${report.at.toISOString().replace(/\.\d+Z$/, 'Z')} — soak: fuzz, cardinality, SIGKILL (bench/soak.ts)`,
+    `## ${report.at.toISOString().replace(/\.\d+Z$/, 'Z')} — soak: fuzz, cardinality, SIGKILL (bench/soak/soak.ts)`,
     '',
     `- Machine: ${report.machine}; shared and noisy.`,
     `- Code: ${report.code}.`,

@@ -2,11 +2,11 @@ import { statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { closeServer } from './close-server.js';
-import { listenLoopback } from './listen-loopback.js';
+import { closeServer } from '../support/close-server.js';
+import { listenLoopback } from '../support/listen-loopback.js';
 import type { ProcessMemory } from './soak-messages.js';
 import { spawnSoakSidecar } from './spawn-soak-sidecar.js';
-import { createUpstreamServer } from './upstream-server.js';
+import { createUpstreamServer } from '../load/upstream-server.js';
 
 export interface CardinalityResult {
   identities: number;

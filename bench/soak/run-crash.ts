@@ -1,11 +1,11 @@
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { closeServer } from './close-server.js';
-import { listenLoopback } from './listen-loopback.js';
-import { MCP_REQUEST_HEADERS, mcpRequestBody } from './mcp-request.js';
+import { closeServer } from '../support/close-server.js';
+import { listenLoopback } from '../support/listen-loopback.js';
+import { MCP_REQUEST_HEADERS, mcpRequestBody } from '../load/mcp-request.js';
 import { spawnSoakSidecar } from './spawn-soak-sidecar.js';
-import { createUpstreamServer } from './upstream-server.js';
+import { createUpstreamServer } from '../load/upstream-server.js';
 
 export interface CrashRun {
   killedAfterMs: number;

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { appendResults, RESULTS_FILE } from './append-results.js';
-import { createSeededRandom } from '../server/lib/create-seeded-random.js';
-import { describeCode } from './describe-code.js';
-import { describeMachine, machineLine } from './describe-machine.js';
+import { appendResults, RESULTS_FILE } from '../support/append-results.js';
+import { createSeededRandom } from '../../server/lib/create-seeded-random.js';
+import { describeCode } from '../support/describe-code.js';
+import { describeMachine, machineLine } from '../support/describe-machine.js';
 import { formatSoak } from './format-soak.js';
 import { runCardinality } from './run-cardinality.js';
 import { runCrash, type CrashRun } from './run-crash.js';

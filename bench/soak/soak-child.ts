@@ -3,9 +3,9 @@
  * Unlike serve-child.ts it keeps its database on stop, because the soak reads it afterwards and
  * restarts on it after a SIGKILL.
  */
-import { startService } from '../server/cli/start-service.js';
-import { loadConfig } from '../server/config/load-config.js';
-import { createLogger } from '../server/lib/create-logger.js';
+import { startService } from '../../server/cli/start-service.js';
+import { loadConfig } from '../../server/config/load-config.js';
+import { createLogger } from '../../server/lib/create-logger.js';
 import type { SoakChildOptions, SoakReply, SoakRequest } from './soak-messages.js';
 
 const options = JSON.parse(process.argv[2]!) as SoakChildOptions;

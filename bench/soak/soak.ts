@@ -4,6 +4,6 @@
  * bench/RESULTS.md. The work is in run-soak.ts, run from tsc output (see run-compiled.ts).
  * Settings: soak-settings.ts.
  */
-import { runCompiled } from './run-compiled.js';
+import { runCompiled } from '../support/run-compiled.js';
 
-await runCompiled('run-soak');
+await runCompiled(new URL('./run-soak.ts', import.meta.url));

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { nextReply } from './next-reply.js';
+import { nextReply } from '../support/next-reply.js';
 import type { ProcessMemory, SoakChildOptions, SoakReply } from './soak-messages.js';
 
 export interface SoakSidecar {

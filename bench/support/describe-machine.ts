@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { MachineInfo } from './bench-report.js';
+import type { MachineInfo } from '../proxy/bench-report.js';
 
 export function describeMachine(): MachineInfo {
   return {

@@ -1,5 +1,5 @@
-import { runClosedLoop } from './run-closed-loop.js';
-import type { ServerChild } from './spawn-server.js';
+import { runClosedLoop } from '../load/run-closed-loop.js';
+import type { ServerChild } from '../servers/spawn-server.js';
 
 export interface CpuMeasure {
   requestsPerSecond: number;
