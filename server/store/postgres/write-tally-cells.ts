@@ -1,8 +1,8 @@
 import { getTableName, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
-import { isLegacyWorkServed } from '../../protocol/served.js';
-import { classifyRequest } from '../../protocol/work-request.js';
 import type { IntegrationSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
+import { rollupValues } from '../rollup-values.js';
+import { sightingValues } from '../sighting-values.js';
 import type { PgDb } from './pg-db.js';
 import { integrationsTable, legacyCallerDayTable, shareDayTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
@@ -172,13 +172,11 @@ export function rollupRows(batches: readonly TallyBatch[]): RollupRows {
   const legacyCallers = new Map<string, LegacyCallerRow & { count: number }>();
   for (const batch of batches) {
     for (const raw of batch.cells) {
-      const cell = storableCell(raw);
-      const requestClass = classifyRequest(cell.kind, cell.method);
-      if (requestClass === null) continue;
-      const day = bucketStart(cell.minute, 'day');
-      const shareKey = [day, cell.node, cell.era, cell.transport, cell.version, cell.outcome, requestClass].join(SEPARATOR);
-      add(share, shareKey, { day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
-      if (isLegacyWorkServed(cell)) add(legacyCallers, `${day}${SEPARATOR}${cell.node}${SEPARATOR}${cell.integration}`, { day, node: cell.node, integration: cell.integration, count: cell.count });
+      const rollup = rollupValues(storableCell(raw));
+      if (rollup === null) continue;
+      const { share: row, legacyCaller } = rollup;
+      add(share, [row.day, row.node, row.era, row.transport, row.version, row.outcome, row.requestClass].join(SEPARATOR), row);
+      if (legacyCaller !== null) add(legacyCallers, `${legacyCaller.day}${SEPARATOR}${legacyCaller.node}${SEPARATOR}${legacyCaller.integration}`, legacyCaller);
     }
   }
   return { share: sortedRows(share), legacyCallers: sortedRows(legacyCallers) };
@@ -221,16 +219,7 @@ export function sightingRows(batches: readonly TallyBatch[]): IntegrationRow[] {
   const integrations = new Map<string, IntegrationRow>();
   for (const batch of batches) {
     for (const raw of batch.integrations) {
-      const sighting = storableSighting(raw);
-      const row: IntegrationRow = {
-        key: sighting.key,
-        source: sighting.source,
-        firstSeen: sighting.firstSeen,
-        lastSeen: sighting.lastSeen,
-        lastLegacySeen: sighting.lastLegacySeen ?? null,
-        clientInfoName: sighting.clientInfo?.name ?? null,
-        clientInfoVersion: sighting.clientInfo?.version ?? null,
-      };
+      const row: IntegrationRow = sightingValues(storableSighting(raw));
       const existing = integrations.get(row.key);
       // The same merge the upsert below makes with the stored row, so sightings in one call fold alike.
       if (existing === undefined) integrations.set(row.key, row);

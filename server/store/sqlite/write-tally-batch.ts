@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Bucket } from '../../lib/time-bucket.js';
 import { bucketStart } from '../../lib/time-bucket.js';
-import { isLegacyWorkServed } from '../../protocol/served.js';
-import { classifyRequest } from '../../protocol/work-request.js';
 import type { NodeHeartbeat, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
+import { HEARTBEAT_UPDATE, heartbeatValues } from '../heartbeat-values.js';
+import { rollupValues } from '../rollup-values.js';
+import { sightingValues } from '../sighting-values.js';
 import type { Db } from './open-database.js';
 import { integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
@@ -68,16 +69,8 @@ function prepareHeartbeatUpsert(db: Db) {
   const t = sidecarNodesTable;
   return db
     .insert(t)
-    .values({ node: P('node'), kind: P('kind'), firstSeen: P('at'), lastFlushAt: P('at'), policyVersion: P('policyVersion'), startedAt: P('startedAt') })
-    .onConflictDoUpdate({
-      target: t.node,
-      set: {
-        kind: sql`excluded.kind`,
-        lastFlushAt: sql`excluded.last_flush_at`,
-        policyVersion: sql`excluded.policy_version`,
-        startedAt: sql`excluded.started_at`,
-      },
-    })
+    .values({ node: P('node'), kind: P('kind'), firstSeen: P('firstSeen'), lastFlushAt: P('lastFlushAt'), policyVersion: P('policyVersion'), startedAt: P('startedAt') })
+    .onConflictDoUpdate({ target: t.node, set: HEARTBEAT_UPDATE })
     .prepare();
 }
 
@@ -96,11 +89,10 @@ function prepareRollupUpserts(db: Db) {
     .onConflictDoUpdate({ target: [legacyCallerDayTable.day, legacyCallerDayTable.node, legacyCallerDayTable.integration], set: { count: sql`${legacyCallerDayTable.count} + excluded.count` } })
     .prepare();
   return (cell: TallyCell) => {
-    const requestClass = classifyRequest(cell.kind, cell.method);
-    if (requestClass === null) return;
-    const day = bucketStart(cell.minute, 'day');
-    share.run({ day, node: cell.node, era: cell.era, transport: cell.transport, version: cell.version, outcome: cell.outcome, requestClass, count: cell.count });
-    if (isLegacyWorkServed(cell)) legacyCaller.run({ day, node: cell.node, integration: cell.integration, count: cell.count });
+    const rollup = rollupValues(cell);
+    if (rollup === null) return;
+    share.run(rollup.share);
+    if (rollup.legacyCaller !== null) legacyCaller.run(rollup.legacyCaller);
   };
 }
 
@@ -127,20 +119,10 @@ export function prepareBatchStatements(db: Db): BatchStatements {
         for (const [bucket, upsert] of targets) upsert.run({ ...labels, wouldBlockCount: wouldBlockCount ?? 0, bucketStart: bucketStart(minute, bucket) });
         rollUp(cell);
       }
-      for (const sighting of batch.integrations) {
-        integrations.run({
-          key: sighting.key,
-          source: sighting.source,
-          firstSeen: sighting.firstSeen,
-          lastSeen: sighting.lastSeen,
-          lastLegacySeen: sighting.lastLegacySeen ?? null,
-          clientInfoName: sighting.clientInfo?.name ?? null,
-          clientInfoVersion: sighting.clientInfo?.version ?? null,
-        });
-      }
+      for (const sighting of batch.integrations) integrations.run(sightingValues(sighting));
     },
     touchNode(heartbeat) {
-      touchNode.run({ node: heartbeat.node, kind: heartbeat.kind, at: heartbeat.at, policyVersion: heartbeat.policyVersion, startedAt: heartbeat.startedAt });
+      touchNode.run(heartbeatValues(heartbeat));
     },
   };
 }
