@@ -1,10 +1,8 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { redactStoreLocation } from '../../lib/redact-store-location.js';
+import { findMigrationsFolder } from '../find-migrations-folder.js';
 import type { Store } from '../store.js';
 import { createPostgresStore } from './create-postgres-store.js';
 import * as schema from './schema/index.js';
@@ -19,17 +17,6 @@ const MIGRATION_STATEMENT_TIMEOUT_MS = 120_000;
 /** The advisory lock every node takes to migrate: one migrates, the others then find the work done. */
 const MIGRATION_LOCK_KEY = 0x6d63_7073_756e; // "mcpsun"
 
-/** The migrations folder ships beside `server/` (source) or `dist/server/` (built). */
-function findMigrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i += 1) {
-    const candidate = join(dir, 'migrations', 'postgres');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error('migrations folder not found next to the installed package');
-}
-
 export interface PostgresStoreOptions {
   /** Told about a pooled connection the server dropped while idle; the pool replaces it on next use. */
   onIdleError?: (error: Error) => void;
@@ -41,7 +28,7 @@ async function migrateUnderLock(pool: pg.Pool): Promise<void> {
     await client.query(`set statement_timeout = ${MIGRATION_STATEMENT_TIMEOUT_MS}`);
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migrate(drizzle(client, { schema }), { migrationsFolder: findMigrationsFolder() });
+      await migrate(drizzle(client, { schema }), { migrationsFolder: findMigrationsFolder('postgres') });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { findMigrationsFolder } from '../find-migrations-folder.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -13,17 +13,6 @@ export interface SqliteDatabase {
   sqlite: Database.Database;
   path: string;
   close(): void;
-}
-
-/** The migrations folder ships beside `server/` (source) or `dist/server/` (built). */
-function findMigrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i += 1) {
-    const candidate = join(dir, 'migrations', 'sqlite');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error('migrations folder not found next to the installed package');
 }
 
 export interface OpenDatabaseOptions {
@@ -46,7 +35,7 @@ const MIGRATE_ATTEMPTS = 3;
 function migrateSafely(db: Db): void {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      migrate(db, { migrationsFolder: findMigrationsFolder() });
+      migrate(db, { migrationsFolder: findMigrationsFolder('sqlite') });
       return;
     } catch (error) {
       if (attempt >= MIGRATE_ATTEMPTS) throw error;
