@@ -1,9 +1,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { AlertListing, AlertState, DeliverySummary } from '../records/alert-record.js';
+import type { AlertListing, AlertState } from '../records/alert-record.js';
+import { shapeAlertListings } from '../shape-alert-listings.js';
 import type { PgDb } from './pg-db.js';
 import { alertDeliveriesTable, alertsTable } from './schema/index.js';
-
-const NO_DELIVERIES: DeliverySummary = { delivered: 0, failed: 0, lastError: null, lastAt: null };
 
 /** Alerts, optionally in one state, most recently evaluated first, each with a summary of its deliveries. */
 export async function listAlerts(db: PgDb, options: { state?: AlertState } = {}): Promise<AlertListing[]> {
@@ -21,6 +20,5 @@ export async function listAlerts(db: PgDb, options: { state?: AlertState } = {})
     })
     .from(d)
     .groupBy(d.alertId);
-  const byAlert = new Map(summaries.map(({ alertId, ...summary }) => [alertId, summary]));
-  return rows.map((row) => ({ ...row, deliverySummary: byAlert.get(row.id) ?? NO_DELIVERIES }));
+  return shapeAlertListings(rows, summaries);
 }

@@ -1,9 +1,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { AlertListing, AlertState, DeliverySummary } from '../records/alert-record.js';
+import type { AlertListing, AlertState } from '../records/alert-record.js';
+import { shapeAlertListings } from '../shape-alert-listings.js';
 import type { Db } from './open-database.js';
 import { alertDeliveriesTable, alertsTable } from './schema/index.js';
-
-const NO_DELIVERIES: DeliverySummary = { delivered: 0, failed: 0, lastError: null, lastAt: null };
 
 /** Alerts, optionally in one state, most recently evaluated first, each with a summary of its deliveries. */
 export function listAlerts(db: Db, options: { state?: AlertState } = {}): AlertListing[] {
@@ -24,6 +23,5 @@ export function listAlerts(db: Db, options: { state?: AlertState } = {}): AlertL
     .from(d)
     .groupBy(d.alertId)
     .all();
-  const byAlert = new Map(summaries.map(({ alertId, ...summary }) => [alertId, summary]));
-  return rows.map((row) => ({ ...row, deliverySummary: byAlert.get(row.id) ?? NO_DELIVERIES }));
+  return shapeAlertListings(rows, summaries);
 }
