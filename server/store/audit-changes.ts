@@ -5,6 +5,7 @@
  */
 import type { AuditAction, AuditInput } from './records/audit-event-record.js';
 import type { BridgeRevocationRecord } from './records/bridge-revocation-record.js';
+import type { CallerContactRecord } from './records/caller-contact-record.js';
 import type { CallerNoticeRecord } from './records/caller-notice-record.js';
 import type { IntegrationRecord } from './records/integration-record.js';
 import type { PlanPauseRecord } from './records/plan-pause-record.js';
@@ -80,4 +81,9 @@ export function integrationAudit(before: IntegrationRecord, after: IntegrationRe
 export function noticeAudit(row: CallerNoticeRecord): AuditInput {
   const { id, planId, integration, stage, stageAt, daysBefore, status, attempts, lastError } = row;
   return { actor: `notices (${row.node})`, action: 'notice.send', subject: `integration:${integration}`, before: null, after: { id, planId, stage, stageAt, daysBefore, status, attempts, lastError } };
+}
+
+/** A contact made by hand, recorded as made by the operator who records it. */
+export function contactAudit(row: CallerContactRecord): AuditInput {
+  return { actor: row.by, action: 'contact.record', subject: `integration:${row.integration}`, before: null, after: { ...row } };
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { noticeAudit } from '../audit-changes.js';
+import { contactAudit, noticeAudit } from '../audit-changes.js';
 import type { CallerContactRecord, ContactInput } from '../records/caller-contact-record.js';
 import type { CallerNoticeRecord, NoticeClaim, NoticeOutcome, NoticeQuery } from '../records/caller-notice-record.js';
 import { insertAuditEvents } from './audit-events.js';
@@ -37,7 +37,7 @@ export async function listCallerNotices(db: PgDb, query: NoticeQuery = {}): Prom
 export async function insertCallerContact(db: PgDb, input: ContactInput, now: number, by: string): Promise<CallerContactRecord> {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(callerContactsTable).values({ ...input, at: now, by }).returning();
-    await insertAuditEvents(tx, [{ actor: by, action: 'contact.record', subject: `integration:${input.integration}`, before: null, after: { ...row! } }], now);
+    await insertAuditEvents(tx, [contactAudit(row!)], now);
     return row!;
   });
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { insertAuditEvents } from './audit-events.js';
 import type { Db } from './open-database.js';
 import { callerContactsTable, callerNoticesTable } from './schema/index.js';
-import { noticeAudit } from '../audit-changes.js';
+import { contactAudit, noticeAudit } from '../audit-changes.js';
 import type { CallerContactRecord, ContactInput } from '../records/caller-contact-record.js';
 import type { CallerNoticeRecord, NoticeClaim, NoticeOutcome, NoticeQuery } from '../records/caller-notice-record.js';
 
@@ -37,7 +37,7 @@ export function listCallerNotices(db: Db, query: NoticeQuery = {}): CallerNotice
 export function insertCallerContact(db: Db, input: ContactInput, now: number, by: string): CallerContactRecord {
   return db.transaction(() => {
     const row = db.insert(callerContactsTable).values({ ...input, at: now, by }).returning().get();
-    insertAuditEvents(db, [{ actor: by, action: 'contact.record', subject: `integration:${input.integration}`, before: null, after: { ...row } }], now);
+    insertAuditEvents(db, [contactAudit(row)], now);
     return row;
   });
 }
