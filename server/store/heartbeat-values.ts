@@ -1,15 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { NodeHeartbeat, SidecarKind } from '../tally/tally-cell.js';
+import type { NodeHeartbeat } from '../tally/tally-cell.js';
+import type { SidecarNodeRecord } from './records/sidecar-node-record.js';
 
-/** A node's row in either dialect's sidecar_nodes table, as a heartbeat writes it. */
-export type HeartbeatValues = {
-  node: string;
-  kind: SidecarKind;
-  firstSeen: number;
-  lastFlushAt: number;
-  policyVersion: number;
-  startedAt: number;
-};
+/** A node's row as a heartbeat writes it, as a plain object type: a prepared statement takes it as its named parameters. */
+export type HeartbeatValues = { [K in keyof SidecarNodeRecord]: SidecarNodeRecord[K] };
 
 /** The row a heartbeat inserts: a node first seen at the flush that first reports it. */
 export function heartbeatValues(heartbeat: NodeHeartbeat): HeartbeatValues {

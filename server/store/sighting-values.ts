@@ -1,15 +1,8 @@
 import type { IntegrationSighting } from '../tally/tally-cell.js';
+import type { IntegrationRecord } from './records/integration-record.js';
 
 /** The integration columns a caller's sighting writes, alike in both dialects' integrations tables. */
-export type SightingValues = {
-  key: string;
-  source: string;
-  firstSeen: number;
-  lastSeen: number;
-  lastLegacySeen: number | null;
-  clientInfoName: string | null;
-  clientInfoVersion: string | null;
-};
+export type SightingValues = Pick<IntegrationRecord, 'key' | 'source' | 'firstSeen' | 'lastSeen' | 'lastLegacySeen' | 'clientInfoName' | 'clientInfoVersion'>;
 
 /** A sighting as its caller's columns: what it did not see is null. */
 export function sightingValues(sighting: IntegrationSighting): SightingValues {
