@@ -10,8 +10,8 @@ export { probe, probeCatalogue, probePeers, mergeReports, type CatalogueReport, 
 export type { ProbeOptions } from './probe-options.js';
 export { DEFAULT_POLICY, describeTarget, type HttpTarget, type PeerConfig, type PeerPolicy, type PeerTarget, type StdioTarget } from './targets/peer-config.js';
 export { createEraCache, type CachedEra, type CacheDropReason, type EraCache } from './attempt/era-cache.js';
-export { mergeCatalogues, COLLISION_POLICIES, type CatalogueEntry, type CatalogueResult, type Collision, type CollisionPolicy, type PeerTools } from './tools/merge-catalogues.js';
-export type { ToolInfo, ToolListing, ToolPageLimits } from './tools/collect-tools.js';
+export { mergeCatalogues, COLLISION_POLICIES, type CatalogueEntry, type CatalogueResult, type Collision, type CollisionPolicy, type PeerTools } from './catalogue/merge-catalogues.js';
+export type { ToolInfo, ToolListing, ToolPageLimits } from './catalogue/collect-tools.js';
 export { parseTarget, namePeers } from './targets/parse-target.js';
 export { splitCommandLine } from './targets/split-command-line.js';
 export { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './judge/select-versions.js';

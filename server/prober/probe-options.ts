@@ -3,7 +3,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BackoffSettings } from './compute-backoff.js';
-import { DEFAULT_TOOL_PAGE_LIMITS, type ToolPageLimits } from './tools/collect-tools.js';
+import { DEFAULT_TOOL_PAGE_LIMITS, type ToolPageLimits } from './catalogue/collect-tools.js';
 import type { EraCache } from './attempt/era-cache.js';
 import type { ClientInfo } from './wire/probe-messages.js';
 import { DEFAULT_LEGACY_VERSIONS, DEFAULT_MODERN_VERSIONS } from './judge/select-versions.js';

@@ -4,8 +4,8 @@
  * catalogues. Peers are probed concurrently; results come back in the order given.
  */
 import { computeBackoffMs } from './compute-backoff.js';
-import type { ToolListing } from './tools/collect-tools.js';
-import { mergeCatalogues, type CatalogueResult, type CollisionPolicy } from './tools/merge-catalogues.js';
+import type { ToolListing } from './catalogue/collect-tools.js';
+import { mergeCatalogues, type CatalogueResult, type CollisionPolicy } from './catalogue/merge-catalogues.js';
 import { describeTarget, findPeerNameProblem, type PeerConfig } from './targets/peer-config.js';
 import type { AttemptResult } from './attempt/probe-attempt.js';
 import { probeOnce } from './attempt/probe-once.js';

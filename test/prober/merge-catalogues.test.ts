@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { collectTools, DEFAULT_TOOL_PAGE_LIMITS, type ToolInfo } from '../../server/prober/tools/collect-tools.js';
-import { mergeCatalogues, type PeerTools } from '../../server/prober/tools/merge-catalogues.js';
-import type { ToolsPage } from '../../server/prober/tools/read-tools-page.js';
+import { collectTools, DEFAULT_TOOL_PAGE_LIMITS, type ToolInfo } from '../../server/prober/catalogue/collect-tools.js';
+import { mergeCatalogues, type PeerTools } from '../../server/prober/catalogue/merge-catalogues.js';
+import type { ToolsPage } from '../../server/prober/catalogue/read-tools-page.js';
 
 const tools = (...names: string[]): ToolInfo[] => names.map((name) => ({ name, description: null }));
 const peer = (name: string, ...names: string[]): PeerTools => ({ peer: name, tools: tools(...names) });

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config/load-config.js';
 import { formatVerdictTable } from '../../prober/report/format-verdict-table.js';
-import { COLLISION_POLICIES, type CatalogueResult, type CollisionPolicy } from '../../prober/tools/merge-catalogues.js';
+import { COLLISION_POLICIES, type CatalogueResult, type CollisionPolicy } from '../../prober/catalogue/merge-catalogues.js';
 import { findPeerNameProblem, type PeerConfig, type PeerTarget } from '../../prober/targets/peer-config.js';
 import { namePeers, parseTarget, parseTargetText } from '../../prober/targets/parse-target.js';
 import { probeCatalogue, type PeerReport } from '../../prober/probe.js';

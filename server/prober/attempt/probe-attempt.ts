@@ -2,7 +2,7 @@
  * One attempt at probing one peer: its context (policy, settings, the wire record shared by all
  * attempts) and its result, before it becomes a ProbeVerdict.
  */
-import type { ToolListing } from '../tools/collect-tools.js';
+import type { ToolListing } from '../catalogue/collect-tools.js';
 import type { EraChannel, MessageShape } from './era-channel.js';
 import type { CacheDropReason } from './era-cache.js';
 import { resolvePolicy, type PeerConfig, type PeerPolicy } from '../targets/peer-config.js';

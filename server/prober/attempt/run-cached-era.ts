@@ -5,7 +5,7 @@
  */
 import type { CachedEra } from './era-cache.js';
 import type { EraChannel } from './era-channel.js';
-import { listPeerTools } from '../tools/list-peer-tools.js';
+import { listPeerTools } from '../catalogue/list-peer-tools.js';
 import { failedResult, type AttemptContext, type AttemptResult } from './probe-attempt.js';
 import { runLegacyHandshake } from './run-legacy-handshake.js';
 

@@ -6,7 +6,7 @@
 import { classifyProbeReply } from '../judge/classify-probe-reply.js';
 import { decideNextStep, FIRST_PHASE, type ProbePhase } from '../judge/decide-next-step.js';
 import type { EraChannel } from './era-channel.js';
-import { listPeerTools, NO_TOOLS } from '../tools/list-peer-tools.js';
+import { listPeerTools, NO_TOOLS } from '../catalogue/list-peer-tools.js';
 import { failedResult, sendRequest, type AttemptContext, type AttemptResult } from './probe-attempt.js';
 import { buildDiscoverRequest } from '../wire/probe-messages.js';
 import type { ProbeOutcome } from '../judge/probe-outcome.js';

@@ -5,7 +5,7 @@
  */
 import { classifyInitializeReply, type InitializeOutcome } from '../judge/classify-initialize-reply.js';
 import type { EraChannel } from './era-channel.js';
-import { listPeerTools, NO_TOOLS } from '../tools/list-peer-tools.js';
+import { listPeerTools, NO_TOOLS } from '../catalogue/list-peer-tools.js';
 import { failedResult, sendNotification, sendRequest, type AttemptContext, type AttemptResult } from './probe-attempt.js';
 import { buildInitializedNotification, buildInitializeRequest } from '../wire/probe-messages.js';
 import type { ProbeObservation } from '../wire/probe-observation.js';

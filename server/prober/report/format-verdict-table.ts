@@ -2,7 +2,7 @@
  * The `probe` command's readable output: one row per peer, the evidence behind each verdict, and
  * the merged tool catalogue when asked for. Pure.
  */
-import type { CatalogueResult } from '../tools/merge-catalogues.js';
+import type { CatalogueResult } from '../catalogue/merge-catalogues.js';
 import type { PeerReport } from '../probe.js';
 
 function table(rows: readonly string[][]): string[] {
