@@ -1,14 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { API_ROUTES } from '../../server/api/openapi/api-routes.js';
 import { openApiPath } from '../../server/api/openapi/build-openapi.js';
 import { OPENAPI_FILE, openApiText } from '../../tools/generate-openapi.js';
 import { checkAnswer } from '../support/api-contract.js';
-import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
-import { startTestService, type TestService } from '../support/start-test-service.js';
+import { useIdleService } from '../support/use-idle-service.js';
 
 /** The routes the routers declare, read from their source: `router.get('/plans/:id', …)`. */
 function declaredRoutes(): string[] {
@@ -62,19 +61,10 @@ describe('the OpenAPI document', () => {
 });
 
 describe('GET /api/v1/openapi.json', () => {
-  let upstream: RawUpstream;
-  let service: TestService;
-  beforeAll(async () => {
-    upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
-    service = await startTestService(new URL(upstream.origin), { alerts: { scheduled: false } });
-  });
-  afterAll(async () => {
-    await service?.dispose();
-    await upstream?.close();
-  });
+  const idle = useIdleService();
 
   test('serves the document', async () => {
-    const response = await fetch(new URL('/api/v1/openapi.json', service.apiUrl));
+    const response = await fetch(new URL('/api/v1/openapi.json', idle.service.apiUrl));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.text()).toBe(readFileSync(OPENAPI_FILE, 'utf8'));

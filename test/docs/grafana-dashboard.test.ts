@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { prometheusName, REFUSAL_LABELS } from '../../server/lib/create-metrics.js';
 import { NEGOTIATION_METHODS, PLUMBING_METHODS } from '../../server/protocol/work-request.js';
-import { startRawUpstream, type RawUpstream } from '../support/raw-upstream.js';
 import { PROJECT_ROOT } from '../support/spawn-cli.js';
-import { startTestService, type TestService } from '../support/start-test-service.js';
+import { useIdleService } from '../support/use-idle-service.js';
 
 interface Panel {
   title: string;
@@ -26,19 +25,10 @@ function servedNames(text: string): Set<string> {
 }
 
 describe('the Grafana dashboard in deploy/grafana', () => {
-  let upstream: RawUpstream;
-  let service: TestService;
-  beforeAll(async () => {
-    upstream = await startRawUpstream((_req, res) => res.writeHead(404).end());
-    service = await startTestService(new URL(upstream.origin), { alerts: { scheduled: false } });
-  });
-  afterAll(async () => {
-    await service?.dispose();
-    await upstream?.close();
-  });
+  const idle = useIdleService();
 
   test('queries only metric names /metrics serves', async () => {
-    const served = servedNames(await (await fetch(new URL('/metrics', service.apiUrl))).text());
+    const served = servedNames(await (await fetch(new URL('/metrics', idle.service.apiUrl))).text());
     expect(expressions.length).toBeGreaterThan(0);
     for (const { panel, expr } of expressions) {
       const used = [...expr.matchAll(/\b(mcp_[a-z0-9_]+)\b(?!\s*=)/g)].map((m) => m[1]!).filter((name) => !/^mcp_(method_name|protocol_version|sunset_(era|transport|lifecycle_path|outcome|plan|refusal|overflow))$/.test(name));
