@@ -1,5 +1,5 @@
 import { ValueType } from '@opentelemetry/api';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { ExportResultCode, millisToHrTime, type ExportResult } from '@opentelemetry/core';
 import { AggregationTemporalityPreference, OTLPMetricExporter as JsonExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtobufExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -65,12 +65,6 @@ function shown(url: string): string {
 
 const AT_EXIT_MS = 5_000;
 
-/** Epoch milliseconds as OpenTelemetry's [seconds, nanoseconds]. */
-function hrTime(ms: number): [number, number] {
-  const seconds = Math.floor(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
-}
-
 /**
  * `mcp.server.operation.duration` from the histograms the tally's drains fill. The SDK's own
  * histogram takes one value per call; these come aggregated, so they are handed to the reader as
@@ -79,8 +73,8 @@ function hrTime(ms: number): [number, number] {
 function durationProducer(durations: DurationHistograms, resource: ResourceMetrics['resource'], startedAt: number, now: () => number): MetricProducer {
   return {
     async collect() {
-      const startTime = hrTime(startedAt);
-      const endTime = hrTime(now());
+      const startTime = millisToHrTime(startedAt);
+      const endTime = millisToHrTime(now());
       const dataPoints = durations.list().map((series) => ({
         startTime,
         endTime,

@@ -30,6 +30,26 @@ const result = (id: JsonRpcId, value: Record<string, unknown> = {}) => line({ js
 const cancelled = (requestId: JsonRpcId) => line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'gave up' } });
 
 describe('StdioMeter', () => {
+  test('times each request from the line written to its answer on its clock, and marks a refused line with its plan and cause', () => {
+    let now = 1_000;
+    const { meter, recorded } = harness({ clock: () => now });
+    meter.clientLine(initializeRequest(), 'c');
+    now += 250;
+    meter.serverLine(result(0, { protocolVersion: '2025-11-25' }));
+    meter.clientLine(line({ jsonrpc: '2.0', method: 'notifications/initialized' }), 'c');
+    meter.clientLine(request(1, 'tools/list'), 'c');
+    now += 40;
+    meter.clientLine(cancelled(1), 'c');
+    meter.clientLineRefused(meter.classifyClientLine(request(2, 'tools/call')), 'c', { plan: 7, cause: 'cut' });
+    expect(recorded.map((o) => [o.message.method, o.outcome, o.seconds, o.refusal])).toEqual([
+      ['initialize', 'served', 0.25, undefined],
+      ['notifications/initialized', 'no-response', undefined, undefined],
+      ['notifications/cancelled', 'no-response', undefined, undefined],
+      ['tools/list', 'cancelled', 0.04, undefined],
+      ['tools/call', 'blocked', undefined, { plan: 7, cause: 'cut' }],
+    ]);
+  });
+
   test('records a request when its answer comes back, with the version the handshake negotiated', () => {
     const { meter, recorded } = harness();
     meter.clientLine(initializeRequest('2025-11-25'), 'c');
