@@ -10,7 +10,6 @@ import { channelToken, readChannelToken } from './bridge-relay.js';
 import type { BridgeSession } from './bridge-session.js';
 import type { BridgeSessions } from './bridge-sessions.js';
 import type { BridgedRequest } from './bridged-request.js';
-import { credentialOf } from './end-to-end-headers.js';
 import type { InputRounds } from './input-rounds.js';
 import type { NodeRelays } from './node-relays.js';
 import { readBridgeStep } from './read-bridge-step.js';
@@ -38,6 +37,8 @@ export function channelParam(path: string): string | null {
 export interface HttpSseChannelsOptions {
   ring: BridgeKeyRing;
   now: () => number;
+  /** What a channel is bound to: the credential its stream was opened with, or what it names (see LegacyHttpBridgeOptions.bindingOf). */
+  bindingOf: (req: IncomingMessage) => string | undefined;
   /** This node's URL, '' when it has none: channel tokens name it. */
   self: () => string;
   route: (relay: RelayVerdict, target: BridgeTarget) => BridgeRoute;
@@ -101,7 +102,7 @@ export class HttpSseChannels {
     const channel = this.channels.get(claim.channelId);
     if (channel === undefined) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: the channel is closed'));
     // Bound to the credential its stream was opened with: a leaked message URL is no use with another.
-    if (!sameCredential(channel, credentialOf(req.headers))) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel (other-credential)'));
+    if (!sameCredential(channel, this.options.bindingOf(req))) return answer.json(404, rpcError(null, SESSION_NOT_FOUND, 'mcp-sunset bridge: no such channel (other-credential)'));
     const { session } = channel;
     if (session !== undefined) {
       const why = options.sessions.refusal(session);

@@ -62,6 +62,12 @@ export interface LegacyHttpBridgeOptions {
   relayPathOf?: (target: string) => string | undefined;
   /** The server path for modern requests no client request places (HTTP+SSE channels, listens). Absent: the upstream URL's. */
   defaultPath?: string;
+  /**
+   * What a session or channel opened with a request is bound to (see CallerIdentifier.bindingOf):
+   * the application and person a verified OAuth token names, so a refreshed token keeps its session.
+   * Absent: the request's `Authorization` itself.
+   */
+  bindingOf?: (req: IncomingMessage) => string | undefined;
 }
 
 /** Who gates and counts a request here, and the caller to count it under when another node identified it. */
@@ -195,8 +201,10 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     answer.json(400, rpcError(null, INVALID_REQUEST, `mcp-sunset bridge: ${why}`));
   };
   const relays = new NodeRelays({ ring: options.ring, now: options.now, relayPathOf: options.relayPathOf ?? resolvedPath, onRefused: relayRefused });
+  const bindingOf = options.bindingOf ?? ((req: IncomingMessage) => credentialOf(req.headers));
   const channels = new HttpSseChannels({
     ring: options.ring,
+    bindingOf,
     now: options.now,
     self,
     route,
@@ -236,7 +244,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     return {
       path: placed ? options.modernPathOf?.(req.url ?? '/') : undefined,
       headers: endToEndHeaders(req.headers, RELAY_HEADER),
-      credential: credentialOf(req.headers),
+      credential: bindingOf(req),
     };
   }
 
@@ -263,7 +271,7 @@ export function createLegacyHttpBridge(options: LegacyHttpBridgeOptions): Legacy
     if (pathname === SSE_PATH && request.method === 'GET') {
       const routed = route(relayed, { kind: 'other' });
       if (routed.answer.by === 'refuse') return relayRefused(answer, routed.answer.why);
-      entry.channel = channels.open(answer, abort, credentialOf(req.headers));
+      entry.channel = channels.open(answer, abort, bindingOf(req));
       return;
     }
     if (pathname === MESSAGE_PATH && request.method === 'POST') return channels.message(req, answer, request, relayed, signal);

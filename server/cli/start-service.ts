@@ -4,7 +4,8 @@ import { listen } from '../lib/host-port.js';
 import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
-import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
+import type { Caller } from '../sidecar/identify-caller.js';
+import { callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import type { Store } from '../store/store.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
@@ -117,6 +118,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     onRefreshed: () => bridge?.sweep(),
   });
   let listening: URL | undefined;
+  const identify = callerIdentifierFromConfig(config.identity, metering.installSecret);
   const upstreamPrefix = options.upstream.pathname.replace(/\/+$/, '');
   const bridgeMapping: PathMapping = { upstreamPrefix, publicPrefix: config.publicPrefix ?? upstreamPrefix };
   const bridge = ring === undefined
@@ -136,6 +138,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       maxBodyBytes: config.maxBodyBytes,
       // Read when an elicitation is sent, by then the sidecar listens.
       nodeUrl: () => config.bridge.nodeUrl ?? listening?.origin,
+      bindingOf: identify.bindingOf,
       now,
     });
   const proxy = createReverseProxy({
@@ -144,7 +147,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     maxBodyBytes: config.maxBodyBytes,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     meter,
-    identify: createCallerIdentifier({ secret: metering.installSecret, ...config.identity }),
+    identify,
+    identityReady: identify.ready,
     onNonMcp: () => metering.countNonMcp(),
     policy: policy.current,
     ...(bridge === undefined ? {} : { bridge }),
@@ -235,6 +239,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       meter.settleAllPending('cancelled');
       const final = await metering.finish();
       proxy.close();
+      identify.close();
       await api.close();
       await store?.close();
       return final;

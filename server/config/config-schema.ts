@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { identitySchema } from './identity-schema.js';
 
 const hostPort = z
   .string()
@@ -113,23 +114,6 @@ const fleetSchema = z
   })
   .strict()
   .describe('The endpoints of one logical server, checked for a uniform supported set.');
-
-export const IDENTITY_MECHANISMS = ['gateway-header', 'static-map', 'bearer', 'mtls'] as const;
-
-const identitySchema = z
-  .object({
-    order: z
-      .array(z.enum(IDENTITY_MECHANISMS))
-      .min(1)
-      .default(['gateway-header', 'static-map', 'bearer', 'mtls'])
-      .describe('Trusted mechanisms, tried in this order; a request none of them identifies is anonymous.'),
-    gatewayHeader: z.string().min(1).toLowerCase().default('x-mcp-integration').describe('Header a gateway sets to name the caller; honoured only from trustedProxies.'),
-    trustedProxies: z.array(z.string().min(1)).default([]).describe('Addresses or CIDRs of the gateways allowed to set gatewayHeader (proxy-addr syntax).'),
-    apiKeyHeader: z.string().min(1).toLowerCase().default('x-api-key').describe('Header carrying an API key, for the static map.'),
-    staticMap: z.record(z.string().min(1), z.string().min(1).max(128)).default({}).describe('API key value, or a tok_… fingerprint, → integration name.'),
-  })
-  .strict()
-  .describe('How callers are identified, by trusted mechanisms only.');
 
 // A declared plan's other fields are validated where plans are known, at start-up, since configuration imports no layer.
 const declaredPlanSchema = z

@@ -11,7 +11,8 @@ import { gateExchange, ungated } from '../sidecar/gate-exchange.js';
 import { GuardedExchange } from '../sidecar/guarded-exchange.js';
 import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
-import { createCallerIdentifier, type Caller } from '../sidecar/identify-caller.js';
+import type { Caller, CallerIdentifier } from '../sidecar/identify-caller.js';
+import { callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
 import type { Observation } from '../sidecar/observation.js';
 import type { DeferredExchange } from './deferred-exchange.js';
 import { EnforcedRequest, type RequestGate } from './enforced-request.js';
@@ -53,7 +54,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
   const { config, now, logger: given } = resolveMeterOptions(options);
   const logger: Logger = given ?? createLogger(config.logLevel);
   let metering: Metering | undefined;
-  let identify: ((req: IncomingMessage) => Caller) | undefined;
+  let identify: CallerIdentifier | undefined;
   let policy: PolicyRefresher | undefined;
   const count = (observation: Observation<MeteredCaller>) => {
     const era = observation.attrs.declaredEra;
@@ -74,7 +75,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       await refresher.start();
       policy = refresher;
       metering = opened;
-      identify = createCallerIdentifier({ secret: opened.installSecret, ...config.identity });
+      identify = callerIdentifierFromConfig(config.identity, opened.installSecret);
       if (closing === undefined) opened.flusher.start();
       else refresher.stop();
     },
@@ -127,7 +128,20 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     return false;
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void, verified = false) => {
+    if (closing === undefined && !verified) {
+      let waiting: Promise<void> | undefined;
+      try {
+        waiting = identify?.ready(req);
+      } catch (error) {
+        onInternalError(error, 'identify');
+      }
+      // A token seen for the first time: its verdict (or the wait's bound) first, as the proxy does.
+      if (waiting !== undefined) {
+        const go = () => handle(req, res, next, true);
+        return void waiting.then(go, go);
+      }
+    }
     if (closing === undefined) {
       try {
         if (watch(req, res, next)) return;
@@ -151,6 +165,7 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       httpMeter.settleAllPending('cancelled');
       if (metering === undefined) return { spooled: 0, lost: 0 };
       const final = await metering.finish();
+      identify?.close();
       await metering.store?.close();
       return final;
     });

@@ -58,14 +58,17 @@ function brownoutEnd(plan: CompiledPlan, now: number): number | undefined {
   return undefined;
 }
 
-/** Why the plan would refuse this caller now, or null. Exempt callers are never refused. */
-function refusalCause(plan: CompiledPlan, integration: string, now: number): { cause: RefusalCause; brownoutEndsAt?: number } | null {
+/**
+ * Why the plan would refuse this caller now, or null. Exempt callers are never refused; an
+ * unverified one (its token could not be checked in time) is not refused as new.
+ */
+function refusalCause(plan: CompiledPlan, integration: string, now: number, unverified: boolean): { cause: RefusalCause; brownoutEndsAt?: number } | null {
   const exemptUntil = plan.exemptUntil.get(integration);
   if (exemptUntil !== undefined && now < exemptUntil) return null;
   if (now >= plan.cutFrom) return { cause: 'cut' };
   const endsAt = plan.brownouts.length === 0 ? undefined : brownoutEnd(plan, now);
   if (endsAt !== undefined) return { cause: 'brownout', brownoutEndsAt: endsAt };
-  if (plan.blockNewAt !== null && now >= plan.blockNewAt && !plan.knownCallers.has(integration)) return { cause: 'block-new' };
+  if (plan.blockNewAt !== null && now >= plan.blockNewAt && !unverified && !plan.knownCallers.has(integration)) return { cause: 'block-new' };
   return null;
 }
 
@@ -91,9 +94,10 @@ export class CompiledPolicy {
   /**
    * The decision for one request or stream opening of this shape from this caller at `now`. The
    * first plan that refuses wins; otherwise a dry-run refusal marks it would-block; the first
-   * announcing plan in scope lends its headers.
+   * announcing plan in scope lends its headers. `unverified`: the caller's credential could not be
+   * checked in time, so whether it is new is not known (see Caller.unverified).
    */
-  decide(shape: PolicyShape, integration: string, now: number): PolicyDecision {
+  decide(shape: PolicyShape, integration: string, now: number, unverified = false): PolicyDecision {
     let wouldBlock = false;
     let headers: readonly string[] | undefined;
     const scopeShape = { era: shape.era, transport: shape.transport, version: shape.version ?? '' };
@@ -102,7 +106,7 @@ export class CompiledPolicy {
       const announcing = (plan.action === 'warn' || plan.action === 'deny') && now >= plan.announceAt;
       if (announcing) headers ??= plan.announceHeaders;
       if (plan.action !== 'deny' && plan.action !== 'dryrun') continue;
-      const refusal = refusalCause(plan, integration, now);
+      const refusal = refusalCause(plan, integration, now, unverified);
       if (refusal === null) continue;
       if (plan.action === 'dryrun' || now < plan.pausedUntil) {
         wouldBlock = true;

@@ -17,16 +17,16 @@ const PASSED: ExchangeDecision = Object.freeze({ decision: PASS, refused: undefi
  * when a dry run would refuse any of them (as deny would refuse the whole exchange), and carries
  * the first announcing headers.
  */
-export function decideExchange(policy: CompiledPolicy, classification: HttpRequestClassification, integration: string, now: number): ExchangeDecision {
+export function decideExchange(policy: CompiledPolicy, classification: HttpRequestClassification, integration: string, now: number, unverified = false): ExchangeDecision {
   let found: PolicyDecision = PASS;
   for (const message of classification.messages) {
     const shape = policyShapeOf(message, classification);
     if (shape === undefined) continue;
-    const decision = policy.decide(shape, integration, now);
+    const decision = policy.decide(shape, integration, now, unverified);
     if (decision.refusedBy !== null) return { decision, refused: message };
     const alternate = alternateShapeOf(message, classification);
     if (alternate !== undefined) {
-      const either = policy.decide(alternate, integration, now);
+      const either = policy.decide(alternate, integration, now, unverified);
       if (either.refusedBy !== null) return { decision: either, refused: message };
     }
     if (found === PASS) found = decision;

@@ -66,12 +66,12 @@ export function gateExchange<A extends Caller>(
       }
     }
     where = 'policy';
-    let { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now()) : UNDECIDED;
+    let { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now(), caller.unverified === true) : UNDECIDED;
     if (decision.refusedBy === null && policy?.enforcing && facts.otherReadings !== undefined) {
       // A server may read the bytes another way: the request is refused if any reading is.
       for (const body of facts.otherReadings) {
         const other = meter.classify({ ...facts, body });
-        const judged = decideExchange(policy, other, caller.integration, now());
+        const judged = decideExchange(policy, other, caller.integration, now(), caller.unverified === true);
         if (judged.decision.refusedBy !== null) {
           ({ decision, refused } = judged);
           break;

@@ -4,18 +4,32 @@ import type { TLSSocket } from 'node:tls';
 import { LRUCache } from 'lru-cache';
 import proxyaddr from 'proxy-addr';
 import { capText } from '../protocol/cap-text.js';
+import type { OAuthHealth, OAuthVerifier } from '../identity/create-oauth-verifier.js';
+import type { OAuthIdentity } from '../identity/oauth-identity.js';
+import { oauthCallerKey, subjectDigest } from '../identity/oauth-caller-key.js';
+import { readBearerToken } from '../identity/read-bearer-token.js';
+
+export const CALLER_SOURCES = ['gateway-header', 'static-map', 'oauth', 'bearer-fingerprint', 'mtls-subject', 'configured-name', 'anonymous'] as const;
 
 export interface Caller {
   /** The integration key: a fingerprint or a configured name, never the credential itself. */
   integration: string;
-  source: 'gateway-header' | 'static-map' | 'bearer-fingerprint' | 'mtls-subject' | 'configured-name' | 'anonymous';
+  source: (typeof CALLER_SOURCES)[number];
+  /** The person behind a verified OAuth token, as a keyed digest of its `sub` (never the raw subject). */
+  subject?: string;
+  /**
+   * Set when the request carried a token a configured issuer may vouch for that could not be
+   * verified in time (the issuer slow or down): the caller is whoever the next mechanism names, and
+   * block-new does not refuse it, since the sidecar cannot tell whether its application is new.
+   */
+  unverified?: true;
   /** Set on one exchange's copy when a plan in dry run would refuse it. */
   wouldBlock?: boolean;
 }
 
 export const ANONYMOUS: Caller = { integration: 'anonymous', source: 'anonymous' };
 
-export type IdentityMechanism = 'gateway-header' | 'static-map' | 'bearer' | 'mtls';
+export type IdentityMechanism = 'gateway-header' | 'static-map' | 'oauth' | 'bearer' | 'mtls';
 
 export interface CallerIdentityOptions {
   /** The per-install secret fingerprints are keyed with. */
@@ -28,10 +42,32 @@ export interface CallerIdentityOptions {
   /** API key value, or a tok_… fingerprint, → integration name. */
   staticMap: Readonly<Record<string, string>>;
   cacheSize?: number;
+  /** Verifies OAuth access tokens; absent, the `oauth` mechanism names nobody. */
+  verifier?: OAuthVerifier;
 }
 
-const BEARER = /^bearer\s+(\S+)\s*$/i;
+/**
+ * Identifies a request's caller. Sync, so the hot path never waits: `ready` is what a request with
+ * a token not verified yet may wait for first (bounded), and `bindingOf` says what a bridged
+ * session is bound to.
+ */
+export interface CallerIdentifier {
+  (req: IncomingMessage): Caller;
+  /** A bounded wait for the request's token to be verified, or undefined when there is nothing to wait for. */
+  ready(req: IncomingMessage): Promise<void> | undefined;
+  /**
+   * What a session opened with this request is bound to: the application and person a verified
+   * OAuth token names (so a refreshed token keeps the session), else the `Authorization` itself.
+   */
+  bindingOf(req: IncomingMessage): string | undefined;
+  /** The OAuth verification's state; null when no issuer is configured. */
+  health(): OAuthHealth | null;
+  close(): void;
+}
+
 const MAX_NAME = 128;
+/** What the `oauth` mechanism answers for a token it has no verdict on yet. */
+const UNRESOLVED = Symbol('unresolved');
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -43,7 +79,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
  * from a trusted proxy address), an operator's static map, the bearer token's HMAC fingerprint,
  * the mTLS client certificate. Self-reported clientInfo is deliberately not an input.
  */
-export function createCallerIdentifier(options: CallerIdentityOptions): (req: IncomingMessage) => Caller {
+export function createCallerIdentifier(options: CallerIdentityOptions): CallerIdentifier {
   const trust = proxyaddr.compile([...options.trustedProxies]);
   // The key looked up is whatever a client sent: in a plain object, `constructor` or `__proto__`
   // would find a built-in and make a function the caller. A Map holds only what the operator wrote.
@@ -55,14 +91,30 @@ export function createCallerIdentifier(options: CallerIdentityOptions): (req: In
     if (authorization === undefined) return undefined;
     const cached = fingerprints.get(authorization);
     if (cached !== undefined) return cached;
-    const match = BEARER.exec(authorization);
-    if (match === null) return undefined;
-    const fingerprint = `tok_${createHmac('sha256', options.secret).update(match[1]!).digest('hex').slice(0, 16)}`;
+    const token = readBearerToken(authorization);
+    if (token === undefined) return undefined;
+    const fingerprint = `tok_${createHmac('sha256', options.secret).update(token).digest('hex').slice(0, 16)}`;
     fingerprints.set(authorization, fingerprint);
     return fingerprint;
   };
+  const { verifier } = options;
+  // One caller per verified token, made once: the digest of its subject is an HMAC.
+  const oauthCallers = new WeakMap<OAuthIdentity, Caller>();
+  const oauthCallerOf = (identity: OAuthIdentity): Caller => {
+    let caller = oauthCallers.get(identity);
+    if (caller === undefined) {
+      caller = Object.freeze({
+        integration: oauthCallerKey(identity.clientId),
+        source: 'oauth' as const,
+        ...(identity.subject === undefined ? {} : { subject: subjectDigest(options.secret, identity.issuer, identity.subject) }),
+      });
+      oauthCallers.set(identity, caller);
+    }
+    return caller;
+  };
+  const tokenOf = (req: IncomingMessage): string | undefined => (verifier === undefined ? undefined : readBearerToken(req.headers.authorization));
 
-  const mechanisms: Record<IdentityMechanism, (req: IncomingMessage) => Caller | undefined> = {
+  const mechanisms: Record<IdentityMechanism, (req: IncomingMessage) => Caller | typeof UNRESOLVED | undefined> = {
     'gateway-header': (req) => {
       const name = headerOf(req, options.gatewayHeader)?.trim();
       if (!name || name.length > MAX_NAME) return undefined;
@@ -75,6 +127,14 @@ export function createCallerIdentifier(options: CallerIdentityOptions): (req: In
       const fingerprint = fingerprintOf(req.headers.authorization);
       const name = byKey ?? (fingerprint === undefined ? undefined : staticMap.get(fingerprint));
       return name === undefined ? undefined : { integration: name, source: 'static-map' };
+    },
+    oauth: (req) => {
+      const token = tokenOf(req);
+      if (token === undefined) return undefined;
+      const verdict = verifier!.verdictOf(token);
+      if (verdict === undefined) return UNRESOLVED;
+      // A rejected token names nobody here: an exemption rides on the name, so only a verified one may.
+      return verdict.kind === 'verified' ? oauthCallerOf(verdict.identity) : undefined;
     },
     bearer: (req) => {
       const fingerprint = fingerprintOf(req.headers.authorization);
@@ -90,11 +150,30 @@ export function createCallerIdentifier(options: CallerIdentityOptions): (req: In
   };
   const ordered = options.order.map((mechanism) => mechanisms[mechanism]);
 
-  return (req) => {
-    for (const identify of ordered) {
-      const caller = identify(req);
-      if (caller !== undefined) return caller;
+  const identify = (req: IncomingMessage): Caller => {
+    let unverified = false;
+    for (const mechanism of ordered) {
+      const caller = mechanism(req);
+      if (caller === UNRESOLVED) unverified = true;
+      else if (caller !== undefined) return unverified ? { ...caller, unverified: true } : caller;
     }
-    return ANONYMOUS;
+    return unverified ? { ...ANONYMOUS, unverified: true } : ANONYMOUS;
   };
+  const usesOAuth = verifier !== undefined && options.order.includes('oauth');
+  return Object.assign(identify, {
+    ready(req: IncomingMessage): Promise<void> | undefined {
+      if (!usesOAuth) return undefined;
+      const token = tokenOf(req);
+      return token === undefined ? undefined : verifier!.prepare(token);
+    },
+    bindingOf(req: IncomingMessage): string | undefined {
+      const token = tokenOf(req);
+      const verdict = token === undefined ? undefined : verifier!.verdictOf(token);
+      if (verdict?.kind !== 'verified') return req.headers.authorization;
+      const { issuer, clientId, subject } = verdict.identity;
+      return `oauth\n${issuer}\n${clientId}\n${subject ?? ''}`;
+    },
+    health: () => verifier?.health() ?? null,
+    close: () => verifier?.close(),
+  });
 }

@@ -1,7 +1,8 @@
-import type { Caller } from './identify-caller.js';
+import { CALLER_SOURCES, type Caller } from './identify-caller.js';
 
-const SOURCES: ReadonlySet<Caller['source']> = new Set<Caller['source']>(['gateway-header', 'static-map', 'bearer-fingerprint', 'mtls-subject', 'configured-name', 'anonymous']);
+const SOURCES: ReadonlySet<string> = new Set(CALLER_SOURCES);
 const MAX_INTEGRATION_CHARS = 256;
+const MAX_SUBJECT_CHARS = 64;
 
 /**
  * A caller as one node passes it to another with a relayed request (sealed by the bridge): the node
@@ -9,7 +10,7 @@ const MAX_INTEGRATION_CHARS = 256;
  * the client's address or certificate itself.
  */
 export function callerText(caller: Caller): string {
-  return JSON.stringify([caller.integration, caller.source]);
+  return JSON.stringify(caller.subject === undefined ? [caller.integration, caller.source] : [caller.integration, caller.source, caller.subject]);
 }
 
 /** The caller a relay carries, or undefined when it carries none that reads as one. Never throws. */
@@ -21,9 +22,10 @@ export function callerOfText(text: string | undefined): Caller | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(value) || value.length !== 2) return undefined;
-  const [integration, source] = value as unknown[];
+  if (!Array.isArray(value) || value.length < 2 || value.length > 3) return undefined;
+  const [integration, source, subject] = value as unknown[];
   if (typeof integration !== 'string' || integration === '' || integration.length > MAX_INTEGRATION_CHARS) return undefined;
-  if (typeof source !== 'string' || !SOURCES.has(source as Caller['source'])) return undefined;
-  return { integration, source: source as Caller['source'] };
+  if (typeof source !== 'string' || !SOURCES.has(source)) return undefined;
+  if (subject !== undefined && (typeof subject !== 'string' || subject === '' || subject.length > MAX_SUBJECT_CHARS)) return undefined;
+  return { integration, source: source as Caller['source'], ...(subject === undefined ? {} : { subject }) };
 }

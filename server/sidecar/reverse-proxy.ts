@@ -52,6 +52,11 @@ export interface ReverseProxyOptions {
   connectTimeoutMs: number;
   meter: HttpMeter<Caller>;
   identify: (req: IncomingMessage) => Caller;
+  /**
+   * A bounded wait for the request's credential to be verified before it is identified (see
+   * CallerIdentifier.ready); undefined when there is nothing to wait for.
+   */
+  identityReady?: (req: IncomingMessage) => Promise<void> | undefined;
   /** A request that cannot be MCP (outside the public prefix, `/.well-known/`, …): passed on, not metered. */
   onNonMcp?: () => void;
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
@@ -274,13 +279,26 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
 
   return {
     handle(req, res) {
-      const guarded = (body: CappedBody | undefined) => {
+      const run = (body: CappedBody | undefined) => {
         try {
           forward(req, res, body);
         } catch (error) {
           options.onInternalError(error, 'forward');
           if (!res.headersSent) res.writeHead(502).end();
         }
+      };
+      const guarded = (body: CappedBody | undefined) => {
+        let waiting: Promise<void> | undefined;
+        try {
+          waiting = options.identityReady?.(req);
+        } catch (error) {
+          options.onInternalError(error, 'identify');
+        }
+        if (waiting === undefined) return run(body);
+        // A token seen for the first time: its verdict (or the wait's bound) first, then the request.
+        // A client gone meanwhile sent nothing on, and nothing of it is counted.
+        const go = () => (res.destroyed || req.socket.destroyed ? undefined : run(body));
+        waiting.then(go, go);
       };
       if (req.method !== 'POST') return guarded(undefined);
       readCappedBody(req, options.maxBodyBytes, (error, body) => {

@@ -98,8 +98,16 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
     rationale: 'The tally aggregates observations and hands batches to an injected sink (store or collector); it must not know who feeds it nor where batches land.',
   },
   {
+    folder: 'identity',
+    may: ['node:*', 'server/config/identity-schema.js', 'package:jose', 'package:lru-cache', 'package:undici'],
+    rationale:
+      'Verifying OAuth access tokens is I/O with the authorization servers (metadata, keys, introspection) kept off the request path: '
+      + 'jose for every JOSE operation, undici for bounded requests, and only the identity settings it is configured by; '
+      + 'it knows no request, proxy or store, so the proxy, the middleware and the bridge share it.',
+  },
+  {
     folder: 'sidecar',
-    may: ['node:*', 'server/protocol', 'server/policy', 'server/lib', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr', 'package:iconv-lite'],
+    may: ['node:*', 'server/protocol', 'server/policy', 'server/lib', 'server/identity', 'package:eventsource-parser', 'package:lru-cache', 'package:proxy-addr', 'package:iconv-lite'],
     rationale:
       'The proxy classifies with the protocol, decides with the compiled policy and records into an injected meter; it never waits on '
       + 'storage or knows the dashboard, so traffic flows even when the store fails (invariant 2). It decodes bodies with iconv-lite, '
@@ -164,7 +172,7 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   },
   {
     folder: 'metering',
-    may: ['node:*', 'server/config', 'server/lib', 'server/otel', 'server/protocol', 'server/sidecar', 'server/store', 'server/tally', 'server/views', 'server/policy'],
+    may: ['node:*', 'server/config', 'server/lib', 'server/otel', 'server/protocol', 'server/sidecar', 'server/identity', 'server/store', 'server/tally', 'server/views', 'server/policy'],
     rationale:
       'The counting pipeline every sidecar form shares (observation → tally → flusher → store, the spool, the Prometheus counters), '
       + 'and the retirement policy kept compiled from the store: the CLI and the in-process middleware both build them, so they sit '

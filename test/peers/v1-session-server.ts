@@ -5,6 +5,9 @@ import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { PROTECTED_RESOURCE_METADATA_PATH, type OAuthResource } from './oauth-resource.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
 import { registerV1PeerTools } from './register-v1-peer-tools.js';
 
@@ -13,7 +16,7 @@ import { registerV1PeerTools } from './register-v1-peer-tools.js';
  * below) follows the SDK's own `simpleStreamableHttp` example, because that is what deployed
  * legacy servers copied; the SDK transport itself never gets to answer these cases.
  */
-export async function startV1SessionServer(): Promise<Peer> {
+export async function startV1SessionServer(options: { oauth?: OAuthResource } = {}): Promise<Peer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: SeenRequest[] = [];
   const app = createMcpExpressApp();
@@ -21,6 +24,22 @@ export async function startV1SessionServer(): Promise<Peer> {
     recordRequest(seen, req);
     next();
   });
+  const { oauth } = options;
+  if (oauth !== undefined) {
+    // A protected resource with the SDK's own bearer middleware, as the SDK's examples set one up.
+    app.get(PROTECTED_RESOURCE_METADATA_PATH, (_req, res) => void res.json(oauth.metadata()));
+    const verifier = {
+      verifyAccessToken: async (token: string) => {
+        try {
+          return await oauth.verify(token);
+        } catch (error) {
+          throw new InvalidTokenError(error instanceof Error ? error.message : String(error));
+        }
+      },
+    };
+    // Built per request: the resource (the sidecar's URL) is known only once the sidecar listens.
+    app.use('/mcp', (req, res, next) => void requireBearerAuth({ verifier, resourceMetadataUrl: oauth.metadataUrl() })(req, res, next));
+  }
 
   const sessionOf = (req: Request): string | undefined => {
     const id = req.headers['mcp-session-id'];

@@ -48,8 +48,14 @@ describe('createCallerIdentifier', () => {
       for (let i = 0; i + 6 <= TOKEN.length; i += 1) expect(caller).not.toContain(TOKEN.slice(i, i + 6));
     });
 
-    test.each<Record<string, string>>([{}, { authorization: '' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { authorization: 'Bearer a b' }])('is anonymous without a usable bearer token: %j', (headers) => {
+    test.each<Record<string, string>>([{}, { authorization: '' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { authorization: 'Bearer ' }])('is anonymous without a usable bearer token: %j', (headers) => {
       expect(identify(request(headers))).toEqual(ANONYMOUS);
+    });
+
+    test('takes the first word after the scheme as the token, as the SDK\'s bearer middleware does, so words after it change nothing', () => {
+      // The SDK server splits on a space and reads the second part: `Bearer <token> <word>` is served as <token>.
+      expect(identify(request({ authorization: `Bearer ${TOKEN} extra` }))).toEqual(identify(request(bearer())));
+      expect(identify(request({ authorization: `Bearer ${TOKEN} extra` })).source).toBe('bearer-fingerprint');
     });
   });
 
