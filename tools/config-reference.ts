@@ -49,6 +49,7 @@ interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
+  anyOf?: JsonSchema[];
   additionalProperties?: JsonSchema | boolean;
   minimum?: number;
   maximum?: number;
@@ -105,6 +106,7 @@ const plural = (type: string) => type.replace(/^(string|integer|number|boolean|U
 
 function typeOf(schema: JsonSchema): string {
   if (schema.enum !== undefined) return schema.enum.map((value) => `\`${String(value)}\``).join(' \\| ');
+  if (schema.anyOf !== undefined) return schema.anyOf.map(typeOf).join(', or ');
   switch (schema.type) {
     case 'integer':
     case 'number':
@@ -157,6 +159,12 @@ function rowsOf(node: JsonSchema, prefix: string, sources: Sources): SettingRow[
   const rows: SettingRow[] = [];
   for (const [name, child] of Object.entries(node.properties ?? {})) {
     const key = prefix === '' ? name : `${prefix}.${name}`;
+    // An object inside a list's items has no section of its own: its fields are rows beside the item's.
+    if (isObject(child) && prefix.includes('[]')) {
+      rows.push({ key, type: 'object', default: defaultOf(key, child), flags: [], env: [], description: child.description ?? '' });
+      rows.push(...rowsOf(child, key, sources));
+      continue;
+    }
     if (isObject(child)) continue;
     // At the top level only `node` is required, and every command and the middleware fill it with the host name.
     const required = node.required?.includes(name) === true && child.default === undefined && prefix !== '';

@@ -39,6 +39,8 @@ export interface DryRunCallerFacts {
   migration: MigrationState | null;
   /** What it was told: this plan's notices delivered to it, the last one's time, and the last contact made by hand. */
   told: { notices: number; lastNoticeAt: number | null; lastContactAt: number | null };
+  /** The distinct people it served work in scope in the window; null when no credential of its named people. */
+  people: number | null;
 }
 
 export interface DryRunInputs {
@@ -52,6 +54,11 @@ export interface DryRunInputs {
   servedRequests: number;
   /** True when the plan is in dry run, so its live would-block counts mean something. */
   live: boolean;
+  /**
+   * The distinct people behind the callers a cut would refuse (one person behind two refused callers
+   * counts once): the store counts them over the callers `savedOn` does not save.
+   */
+  refusedPeople: number;
 }
 
 export interface DryRunCaller extends DryRunCallerFacts {
@@ -70,7 +77,7 @@ export interface DryRun {
   window: DryRunWindow;
   /** Share of served work requests that would be refused; null when nothing was served. */
   refusedShare: number | null;
-  totals: { callers: number; refusedCallers: number; savedCallers: number; refusedRequests: number; servedRequests: number };
+  totals: { callers: number; refusedCallers: number; savedCallers: number; refusedRequests: number; servedRequests: number; refusedPeople: number };
   /** Identifiable callers first, then by requests, most first. */
   callers: DryRunCaller[];
   /** The would-block counts the sidecar recorded for the same callers and window; null unless in dry run. */
@@ -93,6 +100,11 @@ function exemptionOn(at: string, integration: string, exemptions: DryRunInputs['
   const covering = exemptions.filter((e) => e.integration === integration && exemptionEndsAt(e.until) > dayStart(at));
   const longest = covering.sort((a, b) => b.until.localeCompare(a.until))[0];
   return longest === undefined ? null : { until: longest.until, note: longest.note };
+}
+
+/** The callers an exemption lets through on `at`: a cut refuses every other caller in scope. */
+export function savedOn(at: string, integrations: readonly string[], exemptions: DryRunInputs['exemptions']): string[] {
+  return integrations.filter((integration) => exemptionOn(at, integration, exemptions) !== null);
 }
 
 export function computeDryRun(inputs: DryRunInputs): DryRun {
@@ -126,6 +138,7 @@ export function computeDryRun(inputs: DryRunInputs): DryRun {
       savedCallers: callers.length - refused.length,
       refusedRequests,
       servedRequests: inputs.servedRequests,
+      refusedPeople: inputs.refusedPeople,
     },
     callers,
     live: inputs.live

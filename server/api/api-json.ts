@@ -19,6 +19,7 @@ import type {
   fleetToJson,
   integrationToJson,
   integrationsToJson,
+  callerPeopleToJson,
   planViewToJson,
   shareToJson,
   statusToJson,
@@ -63,6 +64,8 @@ export interface PlansJson {
 }
 export type IntegrationJson = ReturnType<typeof integrationToJson>;
 export type IntegrationsJson = ReturnType<typeof integrationsToJson>;
+/** GET /integrations/:key/people: distinct people per UTC day, by era and in all. */
+export type CallerPeopleJson = ReturnType<typeof callerPeopleToJson>;
 /** GET /traffic sends the store's series as it is: its times are already ISO strings. */
 export type TrafficJson = TrafficSeries;
 export type AlertJson = ReturnType<typeof alertListingToJson>;

@@ -12,7 +12,8 @@ export interface DryRunJson {
   window: { from: string; to: string; days: number };
   /** Share of served work requests that would be refused; null when nothing was served. */
   refusedShare: number | null;
-  totals: { callers: number; refusedCallers: number; savedCallers: number; refusedRequests: number; servedRequests: number };
+  /** `refusedPeople`: the distinct people behind the refused callers (one behind two callers counts once), as verified credentials named them. */
+  totals: { callers: number; refusedCallers: number; savedCallers: number; refusedRequests: number; servedRequests: number; refusedPeople: number };
   /** Identifiable callers first, then by requests, most first. */
   callers: DryRunCallerJson[];
   /** The would-block counts recorded for the same callers and window; only for a plan in dryrun. */
@@ -38,4 +39,6 @@ export interface DryRunCallerJson {
   told: { notices: number; lastNoticeAt: string | null; lastContactAt: string | null };
   /** The exemption covering `at`, if any: the caller would pass. */
   savedBy: { until: string; note: string | null } | null;
+  /** The distinct people it served work in scope in the window; null when no credential of its named people. */
+  people: number | null;
 }

@@ -1,6 +1,6 @@
 import type { DryRunJson } from './dry-run-json.js';
 
-const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'last_seen', 'versions', 'transports', 'saved_until', 'migration', 'notices_delivered', 'last_notice_at', 'last_contact_at'];
+const HEADER = ['integration', 'display_name', 'owner', 'contact', 'identifiable', 'requests_per_day', 'people', 'last_seen', 'versions', 'transports', 'saved_until', 'migration', 'notices_delivered', 'last_notice_at', 'last_contact_at'];
 
 /**
  * One field as RFC 4180 wants it. Text that a spreadsheet would run as a formula gets a leading
@@ -22,6 +22,7 @@ export function dryRunToCsv(report: DryRunJson): string {
     c.contact,
     c.identifiable,
     Math.round(c.requestsPerDay * 100) / 100,
+    c.people,
     c.lastSeen,
     c.versions.join(' '),
     c.transports.join(' '),

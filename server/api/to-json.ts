@@ -1,3 +1,4 @@
+import type { CallerPeopleDay } from '../store/records/caller-people.js';
 import type { DryRun } from '../analysis/compute-dry-run.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
 import type { Trend } from '../analysis/compute-trend.js';
@@ -173,6 +174,11 @@ export function integrationToJson(view: IntegrationView) {
   };
 }
 
+/** One caller's distinct people per UTC day (GET /integrations/:key/people). */
+export function callerPeopleToJson(integration: string, span: { from: number; to: number }, days: readonly CallerPeopleDay[]) {
+  return { integration, from: iso(span.from), to: iso(span.to), days: days.map((d) => ({ ...d, day: iso(d.day) })) };
+}
+
 /** One page of the callers, most legacy first; the split is always over every caller. */
 export function integrationsToJson(view: IntegrationsView, page: { offset: number; limit: number }) {
   const total = view.integrations.length;
@@ -251,6 +257,7 @@ export function dryRunToJson(planId: number, report: DryRun): DryRunJson {
       migration: c.migration,
       told: { notices: c.told.notices, lastNoticeAt: iso(c.told.lastNoticeAt), lastContactAt: iso(c.told.lastContactAt) },
       savedBy: c.savedBy,
+      people: c.people,
     })),
     live: report.live === null ? null : { wouldBlock: report.live.wouldBlock, byCaller: Object.fromEntries(report.live.byCaller) },
   };

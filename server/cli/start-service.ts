@@ -5,6 +5,7 @@ import { redactStoreSecrets } from '../lib/redact-store-secrets.js';
 import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import type { Caller } from '../sidecar/identify-caller.js';
+import type { OAuthHealth } from '../identity/create-oauth-verifier.js';
 import { callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import type { Store } from '../store/store.js';
@@ -48,8 +49,20 @@ export interface RunningService {
 /** The bridge on /healthz: whether it knows the revoked sessions, and what it holds open. */
 export type BridgeServiceHealth = BridgeHealth & { nodeUrl: string | null; revocations: RevocationHealth & { known: boolean } };
 
+/** How callers are identified, on /healthz: the OAuth issuers' state and verdicts; null when no issuer is configured. */
+export type IdentityHealth = { oauth: OAuthHealth } | null;
+
 /** /healthz: the metering pipeline's health and the retirement policy in force; `dashboard` reports role `dashboard`. */
-export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & { policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null }; otel: OtelHealth | null; bridge: BridgeServiceHealth | null };
+export type ServiceHealth = { role: 'sidecar' } & MeteringHealthReport & {
+  policy: PolicyHealth & { discovery: UpstreamVersionsHealth | null };
+  otel: OtelHealth | null;
+  bridge: BridgeServiceHealth | null;
+  identity: IdentityHealth;
+};
+
+function identityHealth(oauth: OAuthHealth | null): IdentityHealth {
+  return oauth === null ? null : { oauth };
+}
 
 /** A bridge that honours no session, because it cannot read which are revoked, degrades the node: legacy clients are refused. */
 function withBridgeHealth(health: ServiceHealth): ServiceHealth {
@@ -179,6 +192,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     }),
     policy: { ...policy.health(), discovery: upstreamVersions?.health() ?? null },
     otel: metering.otelHealth(),
+    identity: identityHealth(identify.health()),
     bridge: bridge === undefined
       ? null
       : { ...bridge.health(), nodeUrl: config.bridge.nodeUrl ?? listening?.origin ?? null, revocations: { ...revocations.health(), known: revocations.known() } },

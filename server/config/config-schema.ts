@@ -261,9 +261,10 @@ export const configSchema = z
       .object({
         minuteDays: positiveInt.default(14).describe('Days minute rows are kept.'),
         hourDays: positiveInt.default(400).describe('Days hour rows are kept.'),
+        peopleDays: positiveInt.default(400).describe('Days the people behind each caller are kept (one row per person, caller and day, the person a keyed digest).'),
       })
-      .default({ minuteDays: 14, hourDays: 400 })
-      .describe('How long traffic rows are kept; day rows are kept forever.'),
+      .default({ minuteDays: 14, hourDays: 400, peopleDays: 400 })
+      .describe('How long traffic rows and people are kept; day rows are kept forever.'),
     caps: z
       .object({
         sessions: positiveInt.default(10_000).describe('Entries the session table, and the HTTP+SSE channel table, may each hold; the least recently used goes first.'),

@@ -36,14 +36,6 @@ const issuerSchema = z
   })
   .strict();
 
-const clientNamesSchema = z
-  .object({
-    enabled: z.boolean().default(false).describe('Fetch the `client_name` of an application whose `client_id` is an HTTPS URL (a Client ID Metadata Document), to show beside it.'),
-    allowPrivateAddresses: z.boolean().default(false).describe('Fetch documents at loopback and private addresses too; off, such a URL is never requested.'),
-    caFile: z.string().min(1).optional().describe('Extra CA certificates (PEM) trusted for those fetches, beside the system\'s.'),
-  })
-  .strict();
-
 const oauthSchema = z
   .object({
     issuers: z
@@ -58,7 +50,6 @@ const oauthSchema = z
     timeoutMs: positiveInt.default(5_000).describe('Deadline of each request to an authorization server (metadata, keys, introspection).'),
     keysRefreshMs: positiveInt.default(3_600_000).describe('How often each issuer\'s keys are fetched again in the background; a token signed by an unknown key fetches them at once (at most every 30 s).'),
     cacheSize: positiveInt.default(20_000).describe('Tokens whose verdict is remembered (until their `exp`); the least recently used goes first.'),
-    clientNames: clientNamesSchema.default(clientNamesSchema.parse({})),
   })
   .strict()
   .describe('OAuth access tokens as a trusted mechanism: verified against the issuers named here, they name the OAuth client (RFC 9068 `client_id`, else `azp`).');

@@ -127,7 +127,8 @@ export class IssuerClient {
   }
 
   health(): IssuerHealth {
-    return { issuer: this.config.issuer, keys: this.keyCount, keysFetchedAt: this.keysFetchedAt, reachable: this.reachable(), lastError: this.lastError };
+    // Whether its last request was answered, not whether the back-off lets it be asked: between two attempts a server that is down is still down.
+    return { issuer: this.config.issuer, keys: this.keyCount, keysFetchedAt: this.keysFetchedAt, reachable: this.lastError === null, lastError: this.lastError };
   }
 
   private fetchKeys(): Promise<void> {

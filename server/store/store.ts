@@ -1,3 +1,4 @@
+import type { CallerPeople, CallerPeopleDay } from './records/caller-people.js';
 import type { Bucket } from '../lib/time-bucket.js';
 import type { ShareBasis } from '../protocol/work-request.js';
 import type { NodeHeartbeat, SequencedBatch, TallyBatch, TallyWrite } from '../tally/tally-cell.js';
@@ -87,6 +88,12 @@ export interface Store {
   sumScopeRefusals(scope: PlanScope, span: Span, bucket: Bucket): Promise<ScopeRefusals>;
   sumScopeShare(scope: PlanScope, basis: ShareBasis, since: number): Promise<{ inScope: number; total: number }>;
   sumServedRequests(span: Span): Promise<number>;
+  /** Each caller's distinct people (by era and in all) on the days in the span, on a plan scope's path when given. */
+  listCallerPeople(span: Span, scope?: PlanScope): Promise<CallerPeople[]>;
+  /** Distinct people over every caller (but those `excluding` names) on the days in the span: one person behind two callers counts once. */
+  countPeople(span: Span, scope?: PlanScope, excluding?: readonly string[]): Promise<Omit<CallerPeople, 'integration'>>;
+  /** One caller's distinct people per UTC day in the span. */
+  listCallerPeopleDays(integration: string, span: Span): Promise<CallerPeopleDay[]>;
   deleteExpiredTraffic(now: number, retention: TrafficRetention): Promise<number>;
 
   // Integrations

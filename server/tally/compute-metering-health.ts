@@ -23,6 +23,8 @@ export interface MeteringHealthReport {
     lastDropReason: string | null;
     overflowedEvents: number;
     overflowedCallerEvents: number;
+    /** People not counted because a flush window already held as many as the tally keeps. */
+    overflowedPeople: number;
     meteringErrors: number;
     failedFlushes: number;
     consecutiveFailures: number;
@@ -90,6 +92,7 @@ export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealt
       lastDropReason: flush.lastDropReason ?? null,
       overflowedEvents: counts.overflowedEvents,
       overflowedCallerEvents: counts.overflowedCallerEvents,
+      overflowedPeople: counts.overflowedPeople,
       meteringErrors: input.meteringErrors,
       failedFlushes: flush.failedFlushes,
       consecutiveFailures: flush.consecutiveFailures,

@@ -32,9 +32,25 @@ export interface IntegrationSighting {
   clientInfo: { name: string; version: string } | undefined;
 }
 
+/**
+ * A person seen using a caller on one UTC day: served work on that path, by a subject a verified
+ * credential named. `subject` is a keyed digest, never the raw subject; the store keeps each once.
+ */
+export interface PersonSighting {
+  day: number;
+  integration: string;
+  /** The era that served the work (a modern request the legacy path answered is legacy). */
+  era: Era;
+  transport: Transport;
+  version: string;
+  subject: string;
+}
+
 export interface TallyBatch {
   cells: TallyCell[];
   integrations: IntegrationSighting[];
+  /** Absent in batches spooled before people were counted. */
+  people?: PersonSighting[];
 }
 
 /** Events a batch counts. */

@@ -9,7 +9,7 @@ export interface SettledMessage {
   claimMismatch: boolean;
   clientInfo: ClientInfoHint | undefined;
   /** The caller, and whether a plan in dry run would have refused the exchange. */
-  attrs: { integration: string; source: string; wouldBlock?: boolean };
+  attrs: { integration: string; source: string; wouldBlock?: boolean; subject?: string };
   /** A request's duration as the meter saw it, when it was timed. */
   seconds?: number;
   /** For a refused message, the plan and the cause. */
@@ -36,5 +36,6 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     wouldBlock: attrs.wouldBlock === true,
     ...(settled.seconds === undefined ? {} : { seconds: settled.seconds }),
     ...(settled.refusal === undefined ? {} : { refusal: settled.refusal }),
+    ...(attrs.subject === undefined ? {} : { subject: attrs.subject }),
   };
 }

@@ -1,9 +1,9 @@
 import { bucketStart } from '../lib/time-bucket.js';
 import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
 import { durationBucket, OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
-import { isLegacyWorkServed } from '../protocol/served.js';
-import { classifyRequest } from '../protocol/work-request.js';
-import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
+import { isLegacyServed, isLegacyWorkServed, isServed } from '../protocol/served.js';
+import { classifyRequest, isWorkRequest } from '../protocol/work-request.js';
+import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type PersonSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
 
 export interface TallyOptions {
   node: string;
@@ -14,6 +14,8 @@ export interface TallyOptions {
   maxIntegrations?: number;
   maxMethods?: number;
   maxVersions?: number;
+  /** Distinct people (caller, day, path, subject) held between flushes; past it, newcomers are not counted as people. */
+  maxPeople?: number;
 }
 
 export interface TallyEntry {
@@ -27,6 +29,8 @@ export interface TallyEntry {
   seconds?: number;
   /** For a refused message, the plan that refused it and the cause (brownout, block-new, cut). */
   refusal?: { plan: number; cause: string };
+  /** The person behind the caller's credential, as a keyed digest, when a verified one named them. */
+  subject?: string;
 }
 
 /** Refusals of one cell by one plan for one cause: what `blocked` does not say by itself. */
@@ -57,6 +61,8 @@ export interface TallyStats {
   /** Events held in memory, not yet handed to a flush. */
   pendingEvents: number;
   cells: number;
+  /** People not counted because a flush window already held `maxPeople` of them. */
+  overflowedPeople: number;
 }
 
 /** A bounded set of admitted label values: past the cap, newcomers are refused. */
@@ -86,6 +92,10 @@ export class Tally {
   // The same for refusals: one per cell, plan and cause (a handful of plans, three causes).
   private refusals = new Map<string, RefusalCell>();
   private drainedRefusals: RefusalCell[] = [];
+  // A person counts once per caller, day and path: the set is the batch's, bounded like the cells.
+  private people = new Map<string, PersonSighting>();
+  private readonly maxPeople: number;
+  private overflowedPeople = 0;
   private readonly methods: Admitted;
   private readonly versions: Admitted;
   private readonly integrations: Admitted;
@@ -97,6 +107,7 @@ export class Tally {
 
   constructor(private readonly options: TallyOptions) {
     this.maxCells = options.maxCells ?? 50_000;
+    this.maxPeople = options.maxPeople ?? 100_000;
     this.methods = new Admitted(options.maxMethods ?? 256);
     this.versions = new Admitted(options.maxVersions ?? 64);
     this.integrations = new Admitted(options.maxIntegrations ?? 5_000);
@@ -140,11 +151,30 @@ export class Tally {
     // A caller folded only by the cells cap is still a known caller: keep its sighting current.
     // Only served legacy work makes it a legacy caller: a refused probe or a handshake does not.
     if (admittedIntegration) this.sight(labels.integration, entry, isLegacyWorkServed(labels), at);
+    // People use a caller through the work it serves them; a caller folded into `other` has no people of its own.
+    if (entry.subject !== undefined && integration !== OVERFLOW_LABEL && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) {
+      this.countPerson(entry.subject, { ...labels, version: versionLabel, integration }, at);
+    }
+  }
+
+  private countPerson(subject: string, labels: TrafficLabels, at: number): void {
+    const day = bucketStart(at, 'day');
+    const era = isLegacyServed(labels.era, labels.outcome) ? 'legacy' : labels.era;
+    // The subject is a fixed-length digest and the other parts capped labels: none can forge a separator.
+    const key = `${day}\u0000${labels.integration}\u0000${era}\u0000${labels.transport}\u0000${labels.version}\u0000${subject}`;
+    if (this.people.has(key)) return;
+    if (this.people.size >= this.maxPeople) {
+      this.overflowedPeople += 1;
+      return;
+    }
+    this.people.set(key, { day, integration: labels.integration, era, transport: labels.transport, version: labels.version, subject });
   }
 
   /** Hands over everything held and starts afresh; the durations of the drained cells wait for `takeDurations`. */
   drain(): TallyBatch {
-    const batch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
+    const batch: TallyBatch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
+    if (this.people.size > 0) batch.people = [...this.people.values()];
+    this.people = new Map();
     this.drainedDurations = [...this.durations.values()];
     this.durations = new Map();
     this.drainedRefusals = [...this.refusals.values()];
@@ -192,7 +222,7 @@ export class Tally {
   }
 
   stats(): TallyStats {
-    return { events: this.events, overflowedEvents: this.overflowed, overflowedCallerEvents: this.overflowedCallers, pendingEvents: this.pending, cells: this.cells.size };
+    return { events: this.events, overflowedEvents: this.overflowed, overflowedCallerEvents: this.overflowedCallers, pendingEvents: this.pending, cells: this.cells.size, overflowedPeople: this.overflowedPeople };
   }
 
   private sight(key: string, entry: TallyEntry, legacy: boolean, at: number): void {

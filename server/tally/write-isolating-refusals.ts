@@ -13,15 +13,20 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Halves a batch's cells and sightings, as one list, into two batches. */
+function itemsOf(batch: TallyBatch): number {
+  return batch.cells.length + batch.integrations.length + (batch.people?.length ?? 0);
+}
+
+/** Halves a batch's cells, sightings and people, as one list, into two batches. */
 function halves(batch: TallyBatch): [TallyBatch, TallyBatch] {
-  const items = batch.cells.length + batch.integrations.length;
-  const half = Math.ceil(items / 2);
+  const people = batch.people ?? [];
+  const half = Math.ceil(itemsOf(batch) / 2);
   const cellsFirst = Math.min(half, batch.cells.length);
-  const sightingsFirst = half - cellsFirst;
+  const sightingsFirst = Math.min(half - cellsFirst, batch.integrations.length);
+  const peopleFirst = half - cellsFirst - sightingsFirst;
   return [
-    { cells: batch.cells.slice(0, cellsFirst), integrations: batch.integrations.slice(0, sightingsFirst) },
-    { cells: batch.cells.slice(cellsFirst), integrations: batch.integrations.slice(sightingsFirst) },
+    { cells: batch.cells.slice(0, cellsFirst), integrations: batch.integrations.slice(0, sightingsFirst), people: people.slice(0, peopleFirst) },
+    { cells: batch.cells.slice(cellsFirst), integrations: batch.integrations.slice(sightingsFirst), people: people.slice(peopleFirst) },
   ];
 }
 
@@ -53,7 +58,7 @@ export async function writeIsolatingRefusals(sink: TallySink, batches: readonly 
     const error = await attempt(piece);
     if (error === undefined) return;
     const { batch } = piece;
-    const items = batch.cells.length + batch.integrations.length;
+    const items = itemsOf(batch);
     // Halving needs two free numbers below the piece's own: one for each half.
     if (items <= 1 || piece.seq - lo < 2) {
       refused.push({ cells: batch.cells.length, sightings: batch.integrations.length, events: eventsOfBatch(batch), reason: reasonOf(error) });

@@ -1,4 +1,4 @@
-import { computeDryRun, computeDryRunWindow, type DryRun } from '../analysis/compute-dry-run.js';
+import { computeDryRun, computeDryRunWindow, savedOn, type DryRun } from '../analysis/compute-dry-run.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra } from './load-callers-by-era.js';
@@ -27,7 +27,12 @@ async function loadTold(store: Store, planId: number): Promise<(key: string) => 
 /** Who a cut of the plan's scope on `at` (YYYY-MM-DD) would refuse, judged on the stored day counts. */
 export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now: number): Promise<DryRun> {
   const window = computeDryRunWindow(at, plan.quietDays, now);
-  const callers = await store.listScopeCallers(scopeOf(plan), window);
+  const scope = scopeOf(plan);
+  const callers = await store.listScopeCallers(scope, window);
+  // People are kept per UTC day, as the day counts are: the same days are read.
+  const people = new Map((await store.listCallerPeople(window, scope)).map((row) => [row.integration, row.total]));
+  const saved = savedOn(at, callers.map((c) => c.integration), plan.exemptions);
+  const refusedPeople = (await store.countPeople(window, scope, saved)).total;
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
   // Whether each caller is already moving, over the same days.
   const byEra = await loadCallersByEra(store, window);
@@ -39,10 +44,11 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
     facts: (key) => {
       const record = records.get(key);
       const migration = byEra.migration(byEra.eras(key), record?.lastLegacySeen);
-      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration, told: told(key) };
+      return { identifiable: !UNIDENTIFIED_KEYS.has(key), displayName: record?.displayName ?? null, owner: record?.owner ?? null, contact: record?.contact ?? null, migration, told: told(key), people: people.get(key) ?? null };
     },
     exemptions: plan.exemptions,
     servedRequests: await store.sumServedRequests(window),
     live: plan.action === 'dryrun',
+    refusedPeople,
   });
 }

@@ -47,8 +47,16 @@ export interface IntegrationView {
   eras: CallerEras;
   /** Whether it has started to move (migration-state.ts); null when it was served no work in the window. */
   migration: MigrationState | null;
+  /**
+   * The distinct people it served work in the window, by era and in all (one who used both eras counts
+   * once): those a verified credential named. Null when none did (no mechanism of its names people).
+   */
+  people: { legacy: number; modern: number; total: number } | null;
   deadlines: PlanDeadline[];
 }
+
+/** How the callers are listed: the most served legacy work first, or the most people first. */
+export type IntegrationsOrder = 'legacy' | 'people';
 
 export interface IntegrationsView {
   windowDays: number;
@@ -64,14 +72,16 @@ function deadlineOf(plan: PlanRecord, lastUsedDay: number | undefined, now: numb
   return { ...base, state: 'overdue', label: 'Overdue' };
 }
 
-/** Every known caller with what was measured of it over the last 30 days, most legacy first. */
-export async function loadIntegrationViews(store: Store, plans: readonly PlanRecord[], now: number): Promise<IntegrationsView> {
+/** Every known caller with what was measured of it over the last 30 days, most legacy first (or most people first). */
+export async function loadIntegrationViews(store: Store, plans: readonly PlanRecord[], now: number, order: IntegrationsOrder = 'legacy'): Promise<IntegrationsView> {
   // The window is whole UTC days: today and the 29 before it.
   const since = bucketStart(now, 'day') - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
   const volumes = new Map((await store.listCallerVolumes(since)).map((v) => [v.integration, v]));
   const lastUse = await Promise.all(plans.map(async (plan) => ({ plan, byCaller: await store.listScopeLastUse(scopeOf(plan), since) })));
   const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
-  const byEra = await loadCallersByEra(store, { from: since, to: bucketStart(now, 'day') + DAY_MS });
+  const span = { from: since, to: bucketStart(now, 'day') + DAY_MS };
+  const byEra = await loadCallersByEra(store, span);
+  const people = new Map((await store.listCallerPeople(span)).map(({ integration, ...counts }) => [integration, counts]));
   // Folded callers have no row of their own, but their volume belongs in the table.
   const keys = new Set([...records.keys(), ...[...volumes.keys()].filter((k) => UNIDENTIFIED_KEYS.has(k))]);
 
@@ -102,10 +112,15 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
       legacyShare: served > 0 ? legacyServed / served : null,
       eras,
       migration: byEra.migration(eras, record?.lastLegacySeen),
+      people: people.get(key) ?? null,
       deadlines: lastUse.map(({ plan, byCaller }) => deadlineOf(plan, byCaller.get(key), now)),
     };
   });
-  integrations.sort((a, b) => b.legacyServed - a.legacyServed || a.key.localeCompare(b.key));
+  const byLegacy = (a: IntegrationView, b: IntegrationView) => b.legacyServed - a.legacyServed || a.key.localeCompare(b.key);
+  // By people: the most people first, those with legacy users before the rest; callers that name nobody last.
+  const byPeople = (a: IntegrationView, b: IntegrationView) =>
+    (b.people?.total ?? -1) - (a.people?.total ?? -1) || (b.people?.legacy ?? -1) - (a.people?.legacy ?? -1) || byLegacy(a, b);
+  integrations.sort(order === 'people' ? byPeople : byLegacy);
   const identifiable = integrations.filter((i) => i.identifiable).reduce((sum, i) => sum + i.legacyServed, 0);
   const total = integrations.reduce((sum, i) => sum + i.legacyServed, 0);
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { computeDryRun, computeDryRunWindow, type DryRunCallerRow, type DryRunInputs } from '../../server/analysis/compute-dry-run.js';
+import { computeDryRun, computeDryRunWindow, savedOn, type DryRunCallerRow, type DryRunInputs } from '../../server/analysis/compute-dry-run.js';
 import { DAY_MS } from '../../server/analysis/compute-week-start.js';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 
@@ -15,10 +15,11 @@ const base: DryRunInputs = {
   at: AT,
   window: WINDOW,
   callers: [],
-  facts: (integration) => ({ identifiable: !UNIDENTIFIED.has(integration), displayName: integration === 'tok_a' ? 'Acme sync' : null, owner: null, contact: null, migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null } }),
+  facts: (integration) => ({ identifiable: !UNIDENTIFIED.has(integration), displayName: integration === 'tok_a' ? 'Acme sync' : null, owner: null, contact: null, migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null }, people: integration.startsWith('oauth:') ? 3 : null }),
   exemptions: [],
   servedRequests: 0,
   live: false,
+  refusedPeople: 0,
 };
 
 describe('computeDryRunWindow', () => {
@@ -46,7 +47,7 @@ describe('computeDryRun', () => {
     expect(report.callers.map((c) => c.integration)).toEqual(['tok_a', 'tok_b', 'tok_c', 'anonymous']);
     expect(report.callers[0]).toMatchObject({ displayName: 'Acme sync', identifiable: true, requests: 200, requestsPerDay: 20, savedBy: null });
     expect(report.callers[3]!.identifiable).toBe(false);
-    expect(report.totals).toEqual({ callers: 4, refusedCallers: 4, savedCallers: 0, refusedRequests: 1_200, servedRequests: 4_000 });
+    expect(report.totals).toEqual({ callers: 4, refusedCallers: 4, savedCallers: 0, refusedRequests: 1_200, servedRequests: 4_000, refusedPeople: 0 });
     expect(report.refusedShare).toBe(0.3);
     expect(report.live).toBeNull();
   });
@@ -76,7 +77,7 @@ describe('computeDryRun', () => {
     const report = computeDryRun(base);
     expect(report.refusedShare).toBeNull();
     expect(report.callers).toEqual([]);
-    expect(report.totals).toEqual({ callers: 0, refusedCallers: 0, savedCallers: 0, refusedRequests: 0, servedRequests: 0 });
+    expect(report.totals).toEqual({ callers: 0, refusedCallers: 0, savedCallers: 0, refusedRequests: 0, servedRequests: 0, refusedPeople: 0 });
   });
 
   test('versions and transports are listed in order, whatever order they came in', () => {
@@ -88,5 +89,26 @@ describe('computeDryRun', () => {
     const callers = [row('tok_a', 30, { wouldBlock: 12 }), row('tok_b', 10)];
     const report = computeDryRun({ ...base, callers, servedRequests: 40, live: true });
     expect(report.live).toEqual({ wouldBlock: 12, byCaller: new Map([['tok_a', 12], ['tok_b', 0]]) });
+  });
+});
+
+describe('savedOn', () => {
+  test('names the callers an exemption lets through on the cut date, and only those', () => {
+    const exemptions = [
+      { integration: 'oauth:a', until: '2027-03-31', note: null },
+      { integration: 'oauth:b', until: '2027-02-01', note: 'lapsed before the cut' },
+    ];
+    expect(savedOn(AT, ['oauth:a', 'oauth:b', 'oauth:c'], exemptions)).toEqual(['oauth:a']);
+  });
+});
+
+describe('computeDryRun: people', () => {
+  test('each caller carries its people in scope, and the totals the people the cut would refuse, as counted by the store', () => {
+    const report = computeDryRun({ ...base, callers: [row('oauth:a', 5), row('tok_b', 2)], servedRequests: 7, refusedPeople: 4 });
+    expect(report.callers.map((c) => [c.integration, c.people])).toEqual([
+      ['oauth:a', 3],
+      ['tok_b', null],
+    ]);
+    expect(report.totals.refusedPeople).toBe(4);
   });
 });

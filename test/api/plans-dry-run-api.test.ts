@@ -68,7 +68,7 @@ describe('GET /api/v1/plans/:id/dry-run', () => {
     expect(body.callers[1]).toMatchObject({ identifiable: true, requests: 3, versions: ['2025-11-25'], transports: ['streamable-http'], savedBy: null });
     expect(body.callers[2]).toMatchObject({ identifiable: false, requests: 14, versions: ['2024-11-05'], transports: ['http+sse'], savedBy: null });
     // Served work: 3 legacy and 3 modern live, 20 and 14 seeded; the exempt 20 pass.
-    expect(body.totals).toEqual({ callers: 3, refusedCallers: 2, savedCallers: 1, refusedRequests: 17, servedRequests: 40 });
+    expect(body.totals).toEqual({ callers: 3, refusedCallers: 2, savedCallers: 1, refusedRequests: 17, servedRequests: 40, refusedPeople: 0 });
     expect(body.refusedShare).toBe(17 / 40);
     expect(body.live).toEqual({ wouldBlock: 9, byCaller: { tok_partner: 0, [legacyKey]: 0, anonymous: 9 } });
   });
@@ -85,10 +85,10 @@ describe('GET /api/v1/plans/:id/dry-run', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toContain(`plan-${planId}-dry-run-${day(90)}.csv`);
     const lines = (await response.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('integration,display_name,owner,contact,identifiable,requests_per_day,last_seen,versions,transports,saved_until,migration,notices_delivered,last_notice_at,last_contact_at');
+    expect(lines[0]).toBe('integration,display_name,owner,contact,identifiable,requests_per_day,people,last_seen,versions,transports,saved_until,migration,notices_delivered,last_notice_at,last_contact_at');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(new RegExp(`^tok_partner,,,,true,[\\d.]+,\\d{4}-\\d{2}-\\d{2}T00:00:00\\.000Z,2025-06-18,streamable-http,${day(120)},legacy-only,0,,$`));
-    expect(lines[3]).toMatch(/^anonymous,,,,false,[\d.]+,[^,]+,2024-11-05,http\+sse,,legacy-only,0,,$/);
+    expect(lines[1]).toMatch(new RegExp(`^tok_partner,,,,true,[\\d.]+,,\\d{4}-\\d{2}-\\d{2}T00:00:00\\.000Z,2025-06-18,streamable-http,${day(120)},legacy-only,0,,$`));
+    expect(lines[3]).toMatch(/^anonymous,,,,false,[\d.]+,,[^,]+,2024-11-05,http\+sse,,legacy-only,0,,$/);
   });
 
   test.each([

@@ -282,6 +282,7 @@ export const INVARIANTS: readonly LayerRule[] = [
       'store/store.ts', 'store/audit-changes.ts', 'store/served-in-scope.ts', 'store/shape-traffic-series.ts', 'store/gate-columns.ts', 'store/same-plan-fields.ts',
       'store/shape-plan-records.ts', 'store/shape-alert-listings.ts', 'store/summarize-scope-callers.ts', 'store/rank-served-versions.ts',
       'store/compute-declared-plans-sync.ts', 'store/heartbeat-values.ts', 'store/sighting-values.ts', 'store/rollup-values.ts', 'store/find-migrations-folder.ts',
+      'store/people-columns.ts',
     ],
     forbid: ['server/store/sqlite', 'server/store/postgres'],
     rationale: 'The Store interface and the code both dialects import sit beside the dialects, not in one of them: importing a dialect from here would tie the other to it, and close a cycle with the dialect that imports it.',

@@ -167,4 +167,29 @@ describe('createOAuthVerifier with opaque tokens and introspection', () => {
     // Identification resumes once the issuer answers again (after its back-off).
     await expect.poll(async () => (await verifier.verify(token)).kind, { timeout: 30_000, interval: 250 }).toBe('verified');
   });
+
+  test('an issuer that is down shows unreachable until it answers again, not only while it is left alone', async () => {
+    let clock = Date.now();
+    const local = createOAuthVerifier({
+      config: oauthConfig([{ issuer: as.issuer, audience: RESOURCE, introspection: { clientId: SUNSET.clientId, clientSecret: SUNSET.clientSecret } }], { timeoutMs: 2_000 }),
+      now: () => clock,
+    });
+    try {
+      expect(await local.verify(await clientToken(as))).toMatchObject({ kind: 'verified' });
+      const token = await clientToken(as);
+      await as.stop();
+      try {
+        expect(await local.verify(token)).toMatchObject({ kind: 'unavailable' });
+        // Past any back-off: the issuer may be asked again, but nothing says it answers.
+        clock += 120_000;
+        expect(local.health().issuers[0]).toMatchObject({ reachable: false, lastError: expect.any(String) });
+      } finally {
+        await as.start();
+      }
+      expect(await local.verify(token)).toMatchObject({ kind: 'verified' });
+      expect(local.health().issuers[0]).toMatchObject({ reachable: true, lastError: null });
+    } finally {
+      local.close();
+    }
+  });
 });

@@ -80,5 +80,18 @@ describe('OAuth callers through the sidecar', () => {
     expect(byKey.get(desk)).toMatchObject({ source: 'oauth', identifiable: true, migration: 'migrating' });
     expect(byKey.get(reports)).toMatchObject({ source: 'oauth', identifiable: true });
     expect(byKey.get(reports).migration).toBe('legacy-only');
+
+    // People, not tokens: alice and bob on the legacy path and carol on the modern one use desk; dave and erin use reports.
+    expect(byKey.get(desk).people).toEqual({ legacy: 2, modern: 1, total: 3 });
+    expect(byKey.get(reports).people).toEqual({ legacy: 2, modern: 0, total: 2 });
+    const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000).toISOString();
+    const perDay = await service.api(`/api/v1/integrations/${encodeURIComponent(desk)}/people`);
+    expect(perDay.body.days).toEqual([{ day: today, legacy: 2, modern: 1, total: 3 }]);
+    const byPeople = await service.api('/api/v1/integrations?orderBy=people');
+    expect(byPeople.body.integrations.map((i: any) => i.key).slice(0, 2)).toEqual([desk, reports]);
+    // Nothing of a person is stored but a keyed digest: no raw subject reaches the store.
+    const stored = service.database().sqlite.prepare('select subject from caller_people_day').all() as { subject: string }[];
+    expect(stored).toHaveLength(5);
+    for (const { subject } of stored) expect(['alice', 'bob', 'carol', 'dave', 'erin'].some((name) => subject.includes(name))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError as V1UnauthorizedError, type OAuthClientProvider as V1Provider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth as v1Auth, UnauthorizedError as V1UnauthorizedError, type OAuthClientProvider as V1Provider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider as V1ClientCredentials } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { AuthorizationServer } from '../support/authorization-server.js';
 import { CLIENT_INFO, textOf } from './clients.js';
+import type { OAuthResource } from './oauth-resource.js';
 
 /**
  * A person signing in to a host application (a public client) with the authorization-code flow:
@@ -78,6 +79,8 @@ export class SignedInUser implements V1Provider {
 export interface ConnectedClient {
   /** Calls `add` and answers its text. */
   add(a: number, b: number): Promise<string>;
+  /** The session id a legacy client was given (and presents on every request); undefined for a modern one. */
+  sessionId(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -113,7 +116,7 @@ async function connectThroughFlow<C extends { connect(t: never): Promise<void>; 
 /** A legacy (v1 SDK) client over Streamable HTTP with sessions, authorized by `auth`. */
 export async function connectV1(url: URL, auth: SignedInUser | { clientId: string; clientSecret: string }): Promise<ConnectedClient> {
   const provider: V1Provider = auth instanceof SignedInUser ? auth : new V1ClientCredentials({ clientId: auth.clientId, clientSecret: auth.clientSecret, scope: 'mcp' });
-  const { client } = await connectThroughFlow(
+  const { client, transport } = await connectThroughFlow(
     () => new V1Client(CLIENT_INFO),
     () => new V1HttpTransport(url, { authProvider: provider }),
     auth instanceof SignedInUser ? auth : undefined,
@@ -122,6 +125,7 @@ export async function connectV1(url: URL, auth: SignedInUser | { clientId: strin
   );
   return {
     add: async (a, b) => textOf(await client.callTool({ name: 'add', arguments: { a, b } })),
+    sessionId: () => transport.sessionId,
     close: () => client.close(),
   };
 }
@@ -139,6 +143,35 @@ export async function connectV2(url: URL, auth: SignedInUser | { clientId: strin
   );
   return {
     add: async (a, b) => textOf(await client.callTool({ name: 'add', arguments: { a, b } })),
+    sessionId: () => undefined,
     close: () => client.close(),
   };
+}
+
+/**
+ * Signs a person in ahead of any MCP request with the v1 SDK's own `auth` (the resource's metadata
+ * found from `url`, then the authorization-code flow), as a host that signed in earlier: its first
+ * MCP request then carries a token, where a first connect would send none and wait for the 401.
+ */
+export async function signIn(user: SignedInUser, url: URL): Promise<SignedInUser> {
+  const asked = await v1Auth(user, { serverUrl: url });
+  if (asked !== 'REDIRECT') throw new Error(`the SDK did not ask ${user.login} to sign in (${asked})`);
+  const finished = await v1Auth(user, { serverUrl: url, authorizationCode: (await user.callbackParams()).get('code')! });
+  if (finished !== 'AUTHORIZED') throw new Error(`the SDK did not redeem ${user.login}'s code (${finished})`);
+  return user;
+}
+
+/**
+ * Calls `add(n, n)` for n = 1..times, each once the server stopped taking the token in use, so the
+ * SDK refreshes it first; answers the results. Throws when a call went through on the old token.
+ */
+export async function callsAcrossRefreshes(client: ConnectedClient, user: SignedInUser, resource: OAuthResource, times: number): Promise<string[]> {
+  const results: string[] = [];
+  for (let n = 1; n <= times; n += 1) {
+    const before = user.accessToken();
+    resource.revoke(before);
+    results.push(await client.add(n, n));
+    if (user.accessToken() === before) throw new Error(`${user.login}'s token was not refreshed`);
+  }
+  return results;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -16,7 +16,7 @@ import { registerV1PeerTools } from './register-v1-peer-tools.js';
  * below) follows the SDK's own `simpleStreamableHttp` example, because that is what deployed
  * legacy servers copied; the SDK transport itself never gets to answer these cases.
  */
-export async function startV1SessionServer(options: { oauth?: OAuthResource } = {}): Promise<Peer> {
+export async function startV1SessionServer(options: { oauth?: OAuthResource; before?: RequestHandler } = {}): Promise<Peer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: SeenRequest[] = [];
   const app = createMcpExpressApp();
@@ -25,6 +25,8 @@ export async function startV1SessionServer(options: { oauth?: OAuthResource } = 
     next();
   });
   const { oauth } = options;
+  // Middleware of the host's own, in front of everything at /mcp (the bearer check included): the metering middleware under test.
+  if (options.before !== undefined) app.use('/mcp', options.before);
   if (oauth !== undefined) {
     // A protected resource with the SDK's own bearer middleware, as the SDK's examples set one up.
     app.get(PROTECTED_RESOURCE_METADATA_PATH, (_req, res) => void res.json(oauth.metadata()));

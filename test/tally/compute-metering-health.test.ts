@@ -8,7 +8,7 @@ const HEALTHY: MeteringHealthInput = {
   now: Date.UTC(2026, 11, 1, 12, 1, 30, 400),
   store: { path: 'a.db', available: true, error: undefined },
   flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0, spilledEvents: 0, refusedEvents: 0, refusedCells: 0, lastDropReason: undefined },
-  counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2 },
+  counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2, overflowedPeople: 0 },
   meteringErrors: 0,
   openSessions: 4,
   pendingAnswers: 5,

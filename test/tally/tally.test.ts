@@ -217,10 +217,10 @@ describe('Tally', () => {
       tally.add(legacyEntry({ method: 'a' }));
       tally.add(legacyEntry({ method: 'b' }));
       tally.add(legacyEntry({ method: 'b' }));
-      expect(tally.stats()).toEqual({ events: 3, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2 });
+      expect(tally.stats()).toEqual({ events: 3, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2, overflowedPeople: 0 });
       tally.drain();
       tally.add(legacyEntry({ method: 'a' }));
-      expect(tally.stats()).toEqual({ events: 4, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 1, cells: 1 });
+      expect(tally.stats()).toEqual({ events: 4, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 1, cells: 1, overflowedPeople: 0 });
     });
   });
 

@@ -121,9 +121,37 @@ describe('loadDryRun', () => {
     expect(byKey.get('tok_exempt')!.savedBy).toEqual({ until: '2027-03-31', note: 'vendor fix in April' });
 
     const refused = [...expected].filter(([key]) => key !== 'tok_exempt').reduce((sum, [, e]) => sum + e.requests, 0);
-    expect(report.totals).toEqual({ callers: expected.size, refusedCallers: expected.size - 1, savedCallers: 1, refusedRequests: refused, servedRequests: served });
+    // No credential named a person in this traffic.
+    expect(report.totals).toEqual({ callers: expected.size, refusedCallers: expected.size - 1, savedCallers: 1, refusedRequests: refused, servedRequests: served, refusedPeople: 0 });
+    expect(report.callers.every((c) => c.people === null)).toBe(true);
     expect(report.refusedShare).toBe(refused / served);
     expect(report.live!.wouldBlock).toBe([...expected.values()].reduce((sum, e) => sum + e.wouldBlock, 0));
+  });
+
+  test('names how many people each caller would lose, and in all the people behind the refused callers, each once, the exempt caller\'s left out', async () => {
+    const day = CUT_AT - 2 * DAY;
+    const person = (integration: string, subject: string, era: 'legacy' | 'modern' = 'legacy') => ({ day, integration, era, transport: 'streamable-http' as const, version: era === 'legacy' ? '2025-06-18' : '2026-07-28', subject });
+    createTallyWriter(db.store.db)({
+      cells: ['oauth:desk', 'oauth:reports', 'tok_exempt'].map((integration) => trafficCell({ minute: day + 60_000, integration, count: 3 })),
+      integrations: [],
+      people: [
+        person('oauth:desk', 'alice'),
+        person('oauth:desk', 'bob'),
+        // carol uses desk from the modern era only: a legacy cut does not refuse her.
+        person('oauth:desk', 'carol', 'modern'),
+        person('oauth:reports', 'alice'),
+        person('oauth:reports', 'dave'),
+        person('tok_exempt', 'erin'),
+        // Before the window: not counted.
+        { ...person('oauth:reports', 'frank'), day: CUT_AT - 20 * DAY },
+      ],
+    });
+    const plan = insertPlan(db.store.db, PLAN, NOW);
+    const report = await loadDryRun(db.backend, plan, CUT, NOW);
+    const people = new Map(report.callers.map((c) => [c.integration, c.people]));
+    expect(Object.fromEntries(people)).toEqual({ 'oauth:desk': 2, 'oauth:reports': 2, tok_exempt: 1 });
+    // alice, bob and dave: alice is behind two refused callers and counts once; erin's caller is exempt.
+    expect(report.totals.refusedPeople).toBe(3);
   });
 
   test('a cut date after now reads up to now, today included, and a plan not in dry run has no live counts', async () => {

@@ -9,7 +9,7 @@ import { auditQuery } from '../audit-router.js';
 import { revocationBody } from '../bridge-revocations-router.js';
 import { idParam as digestIdParam, listQuery as digestListQuery, sendBody } from '../digest-router.js';
 import { checkBody, fleetQuery } from '../fleet-router.js';
-import { keyParam, pageSchema, patchSchema } from '../integrations-router.js';
+import { keyParam, pageSchema, patchSchema, peopleQuery } from '../integrations-router.js';
 import { contactBody } from '../notices-router.js';
 import { pauseCreateSchema, resumeSchema } from '../pause-input-schema.js';
 import { listQuery as pauseListQuery } from '../pauses-router.js';
@@ -70,8 +70,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   { method: 'get', path: '/plans/:id/notices', tag: 'notices', summary: 'The notices sent to callers about the plan\'s stages.', params: idParam, answers: { 200: { description: 'Newest first.', type: 'PlanNoticesJson' } }, errors: STORE },
 
-  { method: 'get', path: '/integrations', tag: 'callers', summary: 'The callers with what was measured of them over the last 30 days, most legacy first.', query: pageSchema, answers: { 200: { description: 'A page of callers, and the identifiable / unknown split.', type: 'IntegrationsJson' } }, errors: STORE },
+  { method: 'get', path: '/integrations', tag: 'callers', summary: 'The callers with what was measured of them over the last 30 days, most legacy first (`orderBy=people`: most people first).', query: pageSchema, answers: { 200: { description: 'A page of callers, and the identifiable / unknown split.', type: 'IntegrationsJson' } }, errors: STORE },
   { method: 'get', path: '/integrations/:key', tag: 'callers', summary: 'One caller.', params: keyParam, answers: { 200: { description: 'The caller.', type: 'IntegrationJson' } }, errors: [404, ...STORE] },
+  { method: 'get', path: '/integrations/:key/people', tag: 'callers', summary: 'A caller\'s distinct people per UTC day, by era and in all (the last 30 days unless asked).', params: keyParam, query: peopleQuery, answers: { 200: { description: 'Days with people, in order.', type: 'CallerPeopleJson' } }, errors: STORE },
   { method: 'patch', path: '/integrations/:key', tag: 'callers', summary: 'Change a caller\'s display name, owner, contact, status or notes.', params: keyParam, body: patchSchema, answers: { 200: { description: 'The caller as changed.', type: 'IntegrationJson' } }, errors: [404, ...STORE] },
   { method: 'get', path: '/integrations/:key/notices', tag: 'notices', summary: 'What a caller was told, and the contacts made by hand.', params: keyParam, answers: { 200: { description: 'Newest first.', type: 'CallerToldJson' } }, errors: STORE },
   { method: 'post', path: '/integrations/:key/contacts', tag: 'notices', summary: 'Record a contact made by hand (a call, a ticket).', params: keyParam, body: contactBody, answers: { 201: { description: 'The contact recorded.', type: 'ContactJson' } }, errors: [404, ...STORE] },

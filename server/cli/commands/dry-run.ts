@@ -35,6 +35,7 @@ function callerRows(callers: DryRunJson['callers'], n: (value: number) => string
     c.owner ?? '',
     c.contact ?? '',
     n(c.requestsPerDay),
+    c.people === null ? '—' : n(c.people),
     c.lastSeen?.slice(0, 10) ?? '',
     c.versions.join(' '),
     c.transports.join(' '),
@@ -44,7 +45,7 @@ function callerRows(callers: DryRunJson['callers'], n: (value: number) => string
   ]);
 }
 
-const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'last seen', 'versions', 'transports', 'moving', 'told', 'on the cut'];
+const HEADER = ['integration', 'name', 'owner', 'contact', 'req/day', 'people', 'last seen', 'versions', 'transports', 'moving', 'told', 'on the cut'];
 
 /** "2 notices, last 12-01; call 12-03", "—" when nothing was said. */
 function toldWords(told: DryRunJson['callers'][number]['told']): string {
@@ -73,6 +74,7 @@ export function formatDryRun({ plan, report }: DryRunResult): string {
       ? 'no served work requests in this window'
       : `would refuse ${totals.refusedCallers} of ${totals.callers} callers in scope: ${n(totals.refusedRequests)} of ${n(totals.servedRequests)} served work requests (${(100 * report.refusedShare).toFixed(2)}%)`,
   ];
+  if (totals.refusedPeople > 0) lines.push(`${n(totals.refusedPeople)} ${totals.refusedPeople === 1 ? 'person' : 'people'} behind them, as their credentials name them`);
   if (totals.savedCallers > 0) lines.push(`${totals.savedCallers} saved by an exemption`);
   if (report.callers.length > 0) lines.push('', ...table([HEADER, ...callerRows(report.callers, n)]));
   if (report.live !== null) lines.push('', `live, the plan being in dryrun: ${n(report.live.wouldBlock)} of these requests were marked would-block`);

@@ -25,6 +25,7 @@ import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
 import { listScopeCallers } from './list-scope-callers.js';
+import { countPeople, listCallerPeople, listCallerPeopleDays } from './list-caller-people.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
 import { listSidecarNodes } from './list-sidecar-nodes.js';
@@ -62,6 +63,9 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listScopeCallersBefore: (scope, before) => listScopeCallersBefore(db, scope, before),
     listScopeLastTraffic: (scope, since) => listScopeLastTraffic(db, scope, since),
     listScopeCallers: (scope, span) => listScopeCallers(db, scope, span),
+    listCallerPeople: (span, scope) => listCallerPeople(db, span, scope),
+    countPeople: (span, scope, excluding) => countPeople(db, span, scope, excluding),
+    listCallerPeopleDays: (integration, span) => listCallerPeopleDays(db, integration, span),
     listServedVersions: (since) => listServedVersions(db, since),
     bucketFor: (from) => bucketFor(db, from),
     sumScopeRefusals: (scope, span, bucket) => sumScopeRefusals(db, scope, span, bucket),

@@ -111,6 +111,6 @@ export async function writeOneFlush(pool: pg.Pool, db: PgDb, batch: SequencedBat
   for (const part of PARTS) for (const [, , read] of part.columns) values.push(byPart[part.name]!.map((row) => read(row)));
   const result = await pool.query<{ written: number }>({ name: 'mcp-sunset-write-one-flush', text: TEXT, values });
   const written = result.rows[0]?.written ?? 0;
-  if (batch.batch.integrations.length > 0) await writeSightings(db, [batch.batch]);
+  if (batch.batch.integrations.length > 0 || (batch.batch.people?.length ?? 0) > 0) await writeSightings(db, [batch.batch]);
   return { written, skipped: 1 - written, writtenEvents: written === 1 ? eventsInBatch(batch.batch) : 0 };
 }

@@ -1,6 +1,6 @@
 import { getTableName, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
-import type { IntegrationSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
+import type { IntegrationSighting, PersonSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
 import { rollupValues } from '../rollup-values.js';
 import { sightingValues } from '../sighting-values.js';
 import type { PgDb } from './pg-db.js';
@@ -53,6 +53,16 @@ export const LEGACY_CALLER_COLUMNS: readonly Column<LegacyCallerRow>[] = [
   ['count', 'bigint', (r) => r.count],
 ];
 
+export const PERSON_COLUMNS: readonly Column<PersonSighting>[] = [
+  ['day', 'bigint', (r) => r.day],
+  ['integration', 'text', (r) => r.integration],
+  ['era', 'text', (r) => r.era],
+  ['transport', 'text', (r) => r.transport],
+  ['version', 'text', (r) => r.version],
+  ['subject', 'text', (r) => r.subject],
+];
+export const PERSON_KEY = 'day, integration, era, transport, version, subject';
+
 export const INTEGRATION_COLUMNS: readonly Column<IntegrationRow>[] = [
   ['key', 'text', (r) => r.key],
   ['source', 'text', (r) => r.source],
@@ -104,12 +114,13 @@ function add<T extends { count: number }>(rows: Map<string, T>, key: string, row
  * `unnest` turns them back into rows, in order. The statement's text is the same for every flush,
  * so it stays small and needs no chunking under the 65535-parameter limit.
  */
-async function upsertRows<T>(db: PgDb, table: string, columns: readonly Column<T>[], rows: readonly T[], key: string, update: string): Promise<void> {
+async function upsertRows<T>(db: PgDb, table: string, columns: readonly Column<T>[], rows: readonly T[], key: string, update: string | null): Promise<void> {
   if (rows.length === 0) return;
   const names = columns.map(([name]) => name).join(', ');
   const arrays = columns.map(([, type, read]) => sql`${sql.param(rows.map(read))}::${sql.raw(type)}[]`);
+  const onConflict = update === null ? sql.raw('do nothing') : sql`do update set ${sql.raw(update)}`;
   await db.execute(
-    sql`insert into ${sql.identifier(table)} as t (${sql.raw(names)}) select * from unnest(${sql.join(arrays, sql`, `)}) on conflict (${sql.raw(key)}) do update set ${sql.raw(update)}`,
+    sql`insert into ${sql.identifier(table)} as t (${sql.raw(names)}) select * from unnest(${sql.join(arrays, sql`, `)}) on conflict (${sql.raw(key)}) ${onConflict}`,
   );
 }
 
@@ -208,10 +219,24 @@ export function tallyRows(batches: readonly TallyBatch[]): TallyRows {
 
 /**
  * Merges the batches' caller sightings into the integrations (earliest first seen, latest last seen,
- * newest clientInfo). The merge is idempotent, so writing a sighting twice changes nothing.
+ * newest clientInfo), and adds the people they saw. Both are rows every node shares, and both writes
+ * are idempotent, so writing a sighting or a person twice changes nothing.
  */
 export async function writeSightings(db: PgDb, batches: readonly TallyBatch[]): Promise<void> {
   await upsertRows(db, 'integrations', INTEGRATION_COLUMNS, sightingRows(batches), 'key', MERGE_INTEGRATION);
+  await upsertRows(db, 'caller_people_day', PERSON_COLUMNS, personRows(batches), PERSON_KEY, null);
+}
+
+/** The batches' people, each once, storable and in key order (rows locked in one order never deadlock). */
+export function personRows(batches: readonly TallyBatch[]): PersonSighting[] {
+  const people = new Map<string, PersonSighting>();
+  for (const batch of batches) {
+    for (const raw of batch.people ?? []) {
+      const row = { ...raw, integration: storable(raw.integration), version: storable(raw.version) };
+      people.set([row.day, row.integration, row.era, row.transport, row.version, row.subject].join(SEPARATOR), row);
+    }
+  }
+  return sortedRows(people);
 }
 
 /** The batches' sightings, merged per caller as the stored row will merge them, in key order. */

@@ -25,6 +25,7 @@ import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
 import { listScopeCallers } from './list-scope-callers.js';
+import { countPeople, listCallerPeople, listCallerPeopleDays } from './list-caller-people.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
 import { listSidecarNodes } from './list-sidecar-nodes.js';
@@ -66,6 +67,9 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listScopeCallersBefore: async (scope, before) => listScopeCallersBefore(db, scope, before),
     listScopeLastTraffic: async (scope, since) => listScopeLastTraffic(db, scope, since),
     listScopeCallers: async (scope, span) => listScopeCallers(db, scope, span),
+    listCallerPeople: async (span, scope) => listCallerPeople(db, span, scope),
+    countPeople: async (span, scope, excluding) => countPeople(db, span, scope, excluding),
+    listCallerPeopleDays: async (integration, span) => listCallerPeopleDays(db, integration, span),
     listServedVersions: async (since) => listServedVersions(db, since),
     bucketFor: async (from) => bucketFor(db, from),
     sumScopeRefusals: async (scope, span, bucket) => sumScopeRefusals(db, scope, span, bucket),

@@ -6,7 +6,7 @@ import { HEARTBEAT_UPDATE, heartbeatValues } from '../heartbeat-values.js';
 import { rollupValues } from '../rollup-values.js';
 import { sightingValues } from '../sighting-values.js';
 import type { Db } from './open-database.js';
-import { integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
+import { callerPeopleDayTable, integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
 const P = (name: string) => sql.placeholder(name);
 
@@ -65,6 +65,15 @@ function prepareIntegrationUpsert(db: Db) {
     .prepare();
 }
 
+/** A person is a row of its own, written once: a second sighting of it changes nothing. */
+function preparePersonInsert(db: Db) {
+  return db
+    .insert(callerPeopleDayTable)
+    .values({ day: P('day'), integration: P('integration'), era: P('era'), transport: P('transport'), version: P('version'), subject: P('subject') })
+    .onConflictDoNothing()
+    .prepare();
+}
+
 function prepareHeartbeatUpsert(db: Db) {
   const t = sidecarNodesTable;
   return db
@@ -98,7 +107,7 @@ function prepareRollupUpserts(db: Db) {
 
 /** The statements of one flush, prepared once; callers run them inside their own transaction. */
 export interface BatchStatements {
-  /** Upserts the batch's cells into every table, the rollups, and its integration sightings. */
+  /** Upserts the batch's cells into every table, the rollups, its integration sightings and its people. */
   writeBatch(batch: TallyBatch): void;
   touchNode(heartbeat: NodeHeartbeat): void;
 }
@@ -110,6 +119,7 @@ export function prepareBatchStatements(db: Db): BatchStatements {
     ['day', prepareTrafficUpsert(db, trafficDayTable)],
   ];
   const integrations = prepareIntegrationUpsert(db);
+  const people = preparePersonInsert(db);
   const rollUp = prepareRollupUpserts(db);
   const touchNode = prepareHeartbeatUpsert(db);
   return {
@@ -120,6 +130,7 @@ export function prepareBatchStatements(db: Db): BatchStatements {
         rollUp(cell);
       }
       for (const sighting of batch.integrations) integrations.run(sightingValues(sighting));
+      for (const person of batch.people ?? []) people.run({ ...person });
     },
     touchNode(heartbeat) {
       touchNode.run(heartbeatValues(heartbeat));

@@ -41,7 +41,7 @@ function seed(db: Db): { both: number; anonymousOnly: number } {
 }
 
 function caller(integration: string, overrides: Partial<DryRunCallerJson> = {}): DryRunCallerJson {
-  return { integration, displayName: null, owner: null, contact: null, identifiable: integration !== 'anonymous', requests: 10, requestsPerDay: 1, lastSeen: null, versions: [], transports: [], migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null }, savedBy: null, ...overrides };
+  return { integration, displayName: null, owner: null, contact: null, identifiable: integration !== 'anonymous', requests: 10, requestsPerDay: 1, lastSeen: null, versions: [], transports: [], migration: 'legacy-only', told: { notices: 0, lastNoticeAt: null, lastContactAt: null }, savedBy: null, people: null, ...overrides };
 }
 
 function report(callers: DryRunCallerJson[], refusedShare: number | null): DryRunJson {
@@ -51,7 +51,7 @@ function report(callers: DryRunCallerJson[], refusedShare: number | null): DryRu
     at: CUT,
     window: { from: '', to: '', days: 10 },
     refusedShare,
-    totals: { callers: callers.length, refusedCallers: refused.length, savedCallers: callers.length - refused.length, refusedRequests: refused.reduce((s, c) => s + c.requests, 0), servedRequests: 100 },
+    totals: { callers: callers.length, refusedCallers: refused.length, savedCallers: callers.length - refused.length, refusedRequests: refused.reduce((s, c) => s + c.requests, 0), servedRequests: 100, refusedPeople: 0 },
     callers,
     live: null,
   };

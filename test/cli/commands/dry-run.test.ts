@@ -60,8 +60,8 @@ describe('mcp-sunset dry-run', () => {
     expect(text).toContain('(10 days)');
     expect(text).toContain('would refuse 1 of 2 callers in scope: 80 of 200 served work requests (40.00%)');
     expect(text).toContain('1 saved by an exemption');
-    expect(text).toMatch(new RegExp(String.raw`tok_a\s+Acme sync\s+Acme\s+ops@acme\.test\s+8\s+${dayBefore(2)}\s+2025-03-26 2025-06-18\s+streamable-http\s+legacy-only\s+—\s+refused`));
-    expect(text).toMatch(new RegExp(String.raw`tok_b\s+2\s+${dayBefore(3)}\s+2025-06-18\s+streamable-http\s+legacy-only\s+—\s+exempt until ${dayBefore(-14)}`));
+    expect(text).toMatch(new RegExp(String.raw`tok_a\s+Acme sync\s+Acme\s+ops@acme\.test\s+8\s+—\s+${dayBefore(2)}\s+2025-03-26 2025-06-18\s+streamable-http\s+legacy-only\s+—\s+refused`));
+    expect(text).toMatch(new RegExp(String.raw`tok_b\s+2\s+—\s+${dayBefore(3)}\s+2025-06-18\s+streamable-http\s+legacy-only\s+—\s+exempt until ${dayBefore(-14)}`));
     expect(text).not.toContain('would-block');
   });
 
@@ -74,7 +74,7 @@ describe('mcp-sunset dry-run', () => {
     expect({ code: await run.exited, stderr: run.stderr() }).toEqual({ code: 0, stderr: '' });
     const report = JSON.parse(run.stdout());
     expect(report).toMatchObject({ planId, at: CUT, window: { from: new Date(CUT_AT - 10 * DAY).toISOString(), to: new Date(CUT_AT).toISOString(), days: 10 }, live: null });
-    expect(report.totals).toEqual({ callers: 2, refusedCallers: 1, savedCallers: 1, refusedRequests: 80, servedRequests: 200 });
+    expect(report.totals).toEqual({ callers: 2, refusedCallers: 1, savedCallers: 1, refusedRequests: 80, servedRequests: 200, refusedPeople: 0 });
     expect(report.callers.map((c: { integration: string; requests: number }) => [c.integration, c.requests])).toEqual([['tok_a', 80], ['tok_b', 20]]);
   }, 30_000);
 

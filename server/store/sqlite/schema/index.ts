@@ -14,3 +14,4 @@ export * from './plan-pauses.js';
 export * from './audit-events.js';
 export * from './caller-notices.js';
 export * from './digests.js';
+export * from './people.js';
