@@ -23,6 +23,9 @@ export interface IntegrationRecord {
   autoClosedAt: number | null;
   statusBeforeClose: IntegrationStatus | null;
   reopenedAt: number | null;
+  /** The application's own name from its Client ID Metadata Document (its OAuth client_id is that URL), and when it was fetched; null when not fetched. */
+  clientName: string | null;
+  clientNameAt: number | null;
 }
 
 /** What operators edit about a caller. */

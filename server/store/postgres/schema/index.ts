@@ -15,3 +15,4 @@ export * from './audit-events.js';
 export * from './caller-notices.js';
 export * from './digests.js';
 export * from './people.js';
+export * from './caller-aliases.js';

@@ -19,4 +19,6 @@ export const integrationsTable = pgTable('integrations', {
   autoClosedAt: bigint('auto_closed_at', { mode: 'number' }),
   statusBeforeClose: text('status_before_close', { enum: INTEGRATION_STATUSES }),
   reopenedAt: bigint('reopened_at', { mode: 'number' }),
+  clientName: text('client_name'),
+  clientNameAt: bigint('client_name_at', { mode: 'number' }),
 });

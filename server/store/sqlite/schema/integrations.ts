@@ -23,4 +23,8 @@ export const integrationsTable = sqliteTable('integrations', {
   autoClosedAt: integer('auto_closed_at'),
   statusBeforeClose: text('status_before_close', { enum: INTEGRATION_STATUSES }),
   reopenedAt: integer('reopened_at'),
+  // The application's own name, from the Client ID Metadata Document its OAuth client_id points at
+  // (fetched only when the operator turns it on), and when it was last fetched.
+  clientName: text('client_name'),
+  clientNameAt: integer('client_name_at'),
 });
