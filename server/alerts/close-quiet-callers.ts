@@ -1,3 +1,4 @@
+import { loadCallerRecords } from '../views/load-caller-records.js';
 import { computeCallerClosures } from '../analysis/compute-caller-closures.js';
 import type { Store } from '../store/store.js';
 import type { IntegrationClosure } from '../store/records/integration-record.js';
@@ -21,7 +22,8 @@ export async function closeQuietCallers(store: Store, now: number): Promise<Inte
       return { quietDays: plan.quietDays, lastUse: new Map([...served].map(([key, day]) => [key, Math.max(day, traffic.get(key) ?? day)])) };
     }),
   );
-  const callers = (await store.listIntegrations()).filter((record) => !UNIDENTIFIED_KEYS.has(record.key));
+  // Names joined into another caller have no usage of their own any more: only callers are closed.
+  const callers = [...(await loadCallerRecords(store)).records.values()].filter((record) => !UNIDENTIFIED_KEYS.has(record.key));
   const closures = computeCallerClosures(callers, (key) => uses.map((u) => ({ quietDays: u.quietDays, lastUse: u.lastUse.get(key) })), now);
   return store.applyIntegrationClosures(closures, now);
 }

@@ -1,3 +1,4 @@
+import { loadCallerRecords } from '../views/load-caller-records.js';
 import type { TrendThresholds } from '../analysis/compute-trend.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { summarizeScope } from '../analysis/plan-scope.js';
@@ -63,7 +64,7 @@ export async function loadAlertContext(store: Store, input: AlertContextInput): 
   // The hour in progress is still filling and starts again from zero each hour: judged, it would come and go.
   const hourStart = bucketStart(now, 'hour') - BUCKET_MS.hour;
   const refusals = { hourStart, callers: await store.listCallerRefusals(hourStart) };
-  const displayNames = new Map((await store.listIntegrations()).flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
+  const displayNames = new Map([...(await loadCallerRecords(store)).records.values()].flatMap((r) => (r.displayName === null ? [] : [[r.key, r.displayName] as const])));
   const previousRunAt = input.previousRunAt ?? null;
   const pauses = await loadAlertPauses(store, now, previousRunAt);
   return { now, previousRunAt, pauses, plans, newLegacyCallers: callers, legacyMeteredSince: meteredSince, metering: input.metering, fleet: await loadFleetView(store, now), refusals, displayNames, settings: input.settings };

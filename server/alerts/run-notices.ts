@@ -4,6 +4,7 @@
  * and not exempt when the stage begins. Each notice is claimed in the store before it is sent, so a
  * restart or a second node sharing the store never sends it again.
  */
+import { loadCallerRecords } from '../views/load-caller-records.js';
 import { DAY_MS } from '../analysis/compute-week-start.js';
 import { dueNotices, noticeStages } from '../analysis/due-notices.js';
 import { exemptionEndsAt, planClock } from '../analysis/plan-clock.js';
@@ -78,7 +79,7 @@ export async function runNotices(deps: NoticeRunDeps): Promise<SentNotice[]> {
   const plans = (await store.listPlans()).filter((plan) => plan.action === 'deny' && plan.noticeDays.length > 0);
   if (plans.length === 0) return [];
   const now = deps.now();
-  const registry = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
+  const { records: registry } = await loadCallerRecords(store);
   const pending = (await Promise.all(plans.map((plan) => plannedNotices(store, plan, registry, deps.node, now)))).flat();
   if (pending.length === 0) return [];
   const claimed = await store.claimNotices(pending.map((p) => p.claim), now);

@@ -3,6 +3,7 @@
  * Invariants: a caller is in at most one of moved, startedMigrating and wentQuiet, each judged on
  * identifiable callers only (nobody can phone `anonymous`); `remaining` is the top of the
  * identifiable callers by legacy work this week, and its shares are of all legacy work this week.
+ * People are counted by the store (distinct, as verified credentials named them) and passed through.
  */
 import { migrationState, type MigrationState } from './migration-state.js';
 
@@ -23,6 +24,14 @@ export interface DigestCallerInput {
   lastWeek: { legacy: WeekEraUse | null; modern: WeekEraUse | null };
   /** Whether the registry remembers legacy work from it at any time (the two weeks speak for themselves). */
   everLegacy: boolean;
+  /** The distinct people its legacy work came from this week; null when no credential of its named anyone. */
+  legacyPeople: number | null;
+}
+
+/** Distinct people served legacy work over every caller (one behind two callers counts once), this week and the week before. */
+export interface WeekPeople {
+  thisWeek: number;
+  lastWeek: number;
 }
 
 export interface DigestCaller {
@@ -40,6 +49,8 @@ export interface DigestCaller {
 /** A caller still on legacy, with its part of this week's legacy work. */
 export interface RemainingCaller extends DigestCaller {
   shareOfLegacy: number;
+  /** The distinct people its legacy work came from this week; null when no credential of its named anyone. */
+  legacyPeople: number | null;
 }
 
 export interface DigestCallers {
@@ -53,8 +64,8 @@ export interface DigestCallers {
   remaining: RemainingCaller[];
   /** Identifiable callers with legacy work this week, named or not. */
   remainingCount: number;
-  /** This week's legacy work: from callers one can phone, and from the unknown installed base. */
-  legacy: { identifiable: number; unknown: number; total: number };
+  /** This week's legacy work: from callers one can phone, and from the unknown installed base; and the people behind it. */
+  legacy: { identifiable: number; unknown: number; total: number; people: WeekPeople };
 }
 
 function stateOf(use: { legacy: WeekEraUse | null; modern: WeekEraUse | null }, everLegacy: boolean): MigrationState | null {
@@ -75,11 +86,11 @@ function callerOf(input: DigestCallerInput, migration: MigrationState | null): D
   };
 }
 
-export function classifyDigestCallers(callers: readonly DigestCallerInput[], top: number): DigestCallers {
+export function classifyDigestCallers(callers: readonly DigestCallerInput[], top: number, people: WeekPeople): DigestCallers {
   const moved: DigestCaller[] = [];
   const startedMigrating: DigestCaller[] = [];
   const wentQuiet: DigestCaller[] = [];
-  const still: DigestCaller[] = [];
+  const still: (DigestCaller & { legacyPeople: number | null })[] = [];
   let identifiableLegacy = 0;
   let totalLegacy = 0;
   for (const caller of callers) {
@@ -94,11 +105,18 @@ export function classifyDigestCallers(callers: readonly DigestCallerInput[], top
     if (wasLegacy && thisState === 'moved') moved.push(entry);
     else if (lastState === 'legacy-only' && thisState === 'migrating') startedMigrating.push(entry);
     else if (wasLegacy && thisState === null) wentQuiet.push(entry);
-    if (legacy > 0) still.push(entry);
+    if (legacy > 0) still.push({ ...entry, legacyPeople: caller.legacyPeople });
   }
   const byName = (a: DigestCaller, b: DigestCaller) => a.integration.localeCompare(b.integration);
   for (const list of [moved, startedMigrating, wentQuiet]) list.sort(byName);
   still.sort((a, b) => b.legacyRequests - a.legacyRequests || byName(a, b));
   const remaining = still.slice(0, Math.max(0, top)).map((caller) => ({ ...caller, shareOfLegacy: totalLegacy > 0 ? caller.legacyRequests / totalLegacy : 0 }));
-  return { moved, startedMigrating, wentQuiet, remaining, remainingCount: still.length, legacy: { identifiable: identifiableLegacy, unknown: totalLegacy - identifiableLegacy, total: totalLegacy } };
+  return {
+    moved,
+    startedMigrating,
+    wentQuiet,
+    remaining,
+    remainingCount: still.length,
+    legacy: { identifiable: identifiableLegacy, unknown: totalLegacy - identifiableLegacy, total: totalLegacy, people: { thisWeek: people.thisWeek, lastWeek: people.lastWeek } },
+  };
 }

@@ -7,7 +7,7 @@
  */
 import type { EnforcementEntryKind, EnforcementPhase, EnforcementState } from './compute-enforcement-timeline.js';
 import type { PlanStatusKind } from './compute-plan-status.js';
-import { classifyDigestCallers, type DigestCallerInput, type DigestCallers } from './classify-digest-callers.js';
+import { classifyDigestCallers, type DigestCallerInput, type DigestCallers, type WeekPeople } from './classify-digest-callers.js';
 
 export interface Span {
   from: number;
@@ -46,6 +46,8 @@ export interface DigestInputs {
   share: DigestShareInput;
   plans: readonly DigestPlanInput[];
   callers: readonly DigestCallerInput[];
+  /** Distinct people served legacy work, over every caller, this week and the week before. */
+  legacyPeople: WeekPeople;
   /** How many of the largest remaining identifiable callers to name. */
   top: number;
   links: { dashboard: string; print: string };
@@ -125,7 +127,7 @@ export function composeDigest(input: DigestInputs): Digest {
       trend: input.share.trend,
     },
     plans: input.plans.map(planOf),
-    callers: classifyDigestCallers(input.callers, input.top),
+    callers: classifyDigestCallers(input.callers, input.top, input.legacyPeople),
     links: input.links,
   };
 }

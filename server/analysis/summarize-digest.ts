@@ -25,6 +25,11 @@ function count(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** "1 person", "12 people". */
+function people(n: number): string {
+  return n === 1 ? '1 person' : `${n.toLocaleString('en-US')} people`;
+}
+
 function names(callers: readonly DigestCaller[]): string {
   return callers.length === 0 ? 'none' : callers.map(nameOf).join(', ');
 }
@@ -68,10 +73,13 @@ export function summarizeDigest(digest: Digest): string[] {
   lines.push(`Moved this week: ${names(callers.moved)}.`);
   if (callers.startedMigrating.length > 0) lines.push(`Started migrating: ${names(callers.startedMigrating)}.`);
   if (callers.wentQuiet.length > 0) lines.push(`Went quiet (no traffic this week): ${names(callers.wentQuiet)}.`);
-  const remaining = callers.remaining.map((c) => `${nameOf(c)}${c.owner === null ? '' : ` [${c.owner}]`} ${count(c.legacyRequests, 'request')} (${formatPercent(c.shareOfLegacy)})`);
+  // People only where a credential named them: a caller without is not a caller of nobody.
+  const remaining = callers.remaining.map((c) => `${nameOf(c)}${c.owner === null ? '' : ` [${c.owner}]`} ${count(c.legacyRequests, 'request')}${c.legacyPeople === null ? '' : ` from ${people(c.legacyPeople)}`} (${formatPercent(c.shareOfLegacy)})`);
   const more = callers.remainingCount > callers.remaining.length ? ` and ${callers.remainingCount - callers.remaining.length} more` : '';
   lines.push(callers.remainingCount === 0 ? 'No identifiable caller sent legacy work this week.' : `Largest remaining identifiable callers: ${remaining.join('; ')}${more}.`);
   if (callers.legacy.total > 0) lines.push(`Unknown installed base: ${count(callers.legacy.unknown, 'legacy request')} (${formatPercent(callers.legacy.unknown / callers.legacy.total)} of legacy) from callers nobody can phone.`);
+  const { thisWeek, lastWeek } = callers.legacy.people;
+  if (thisWeek > 0 || lastWeek > 0) lines.push(`People served legacy work: ${people(thisWeek)} this week, ${lastWeek.toLocaleString('en-US')} the week before (distinct, as verified credentials named them).`);
   lines.push(`Dashboard: ${digest.links.dashboard} · Print view: ${digest.links.print}`);
   return lines;
 }

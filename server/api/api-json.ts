@@ -20,6 +20,8 @@ import type {
   integrationToJson,
   integrationsToJson,
   callerPeopleToJson,
+  aliasToJson,
+  unknownBaseToJson,
   planViewToJson,
   shareToJson,
   statusToJson,
@@ -64,6 +66,16 @@ export interface PlansJson {
 }
 export type IntegrationJson = ReturnType<typeof integrationToJson>;
 export type IntegrationsJson = ReturnType<typeof integrationsToJson>;
+/** GET /unknown-base: served work no trusted mechanism named, by what its clients claim to be (claims, deciding nothing). */
+export type UnknownBaseJson = ReturnType<typeof unknownBaseToJson>;
+/** A name joined into a caller (DELETE /integrations/:key/aliases/:alias answers the one undone). */
+export type CallerAliasJson = ReturnType<typeof aliasToJson>;
+/** POST /integrations/:key/aliases: the names joined now, and every name joined into the caller. */
+export interface CallerJoinJson {
+  caller: string;
+  joined: CallerAliasJson[];
+  aliases: string[];
+}
 /** GET /integrations/:key/people: distinct people per UTC day, by era and in all. */
 export type CallerPeopleJson = ReturnType<typeof callerPeopleToJson>;
 /** GET /traffic sends the store's series as it is: its times are already ISO strings. */

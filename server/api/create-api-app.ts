@@ -6,6 +6,7 @@ import { AppError } from '../lib/app-error.js';
 import type { Store } from '../store/store.js';
 import { createAlertsRouter } from './alerts-router.js';
 import { createAuditRouter } from './audit-router.js';
+import { createUnknownBaseRouter } from './unknown-base-router.js';
 import { createBridgeRevocationsRouter } from './bridge-revocations-router.js';
 import { createDigestRouter, type DigestRouterDeps } from './digest-router.js';
 import { createErrorMiddleware } from './error-middleware.js';
@@ -67,11 +68,12 @@ export function createApiApp(deps: ApiDeps): Express {
     createTrafficRouter({ store, now }),
     createShareRouter({ store, now, thresholds }),
     createPlansRouter({ store, now, thresholds, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
-    createIntegrationsRouter({ store, now }),
+    createIntegrationsRouter({ store, now, ...(deps.onPlansChanged === undefined ? {} : { onChange: deps.onPlansChanged }) }),
     createAlertsRouter({ store, runner: deps.alertRunner }),
     createFleetRouter({ store, now, ...deps.fleet }),
     createBridgeRevocationsRouter({ store, now, ...(deps.onRevocationsChanged === undefined ? {} : { onChange: deps.onRevocationsChanged }) }),
     createAuditRouter({ store }),
+    createUnknownBaseRouter({ store, now }),
     createNoticesRouter({ store, now }),
     createDigestRouter({ store, now, thresholds, ...deps.digest }),
     createOpenApiRouter(),

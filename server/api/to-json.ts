@@ -1,3 +1,5 @@
+import type { UnknownBaseView } from '../views/load-unknown-base.js';
+import type { CallerAliasRecord } from '../store/records/caller-alias-record.js';
 import type { CallerPeopleDay } from '../store/records/caller-people.js';
 import type { DryRun } from '../analysis/compute-dry-run.js';
 import type { PlanStatus } from '../analysis/compute-plan-status.js';
@@ -172,6 +174,16 @@ export function integrationToJson(view: IntegrationView) {
     eras: { legacy: eraUseToJson(view.eras.legacy), modern: eraUseToJson(view.eras.modern) },
     deadlines: view.deadlines.map((d) => ({ ...d, lastUsedDay: iso(d.lastUsedDay) })),
   };
+}
+
+/** GET /unknown-base: claims only, labelled as such. */
+export function unknownBaseToJson(view: UnknownBaseView) {
+  return { from: iso(view.from), to: iso(view.to), totals: view.totals, claims: view.claims };
+}
+
+/** A name joined into a caller. */
+export function aliasToJson(row: CallerAliasRecord) {
+  return { ...row, createdAt: iso(row.createdAt) };
 }
 
 /** One caller's distinct people per UTC day (GET /integrations/:key/people). */

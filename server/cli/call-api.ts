@@ -9,7 +9,7 @@ const TIMEOUT_MS = 30_000;
 
 export interface ApiCall {
   token: string | undefined;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
   /** The line for a 404, from what the API said (with a leading ": ", or empty). */
@@ -32,7 +32,8 @@ export async function callApi(base: URL, path: string, call: ApiCall): Promise<u
       method: call.method ?? 'GET',
       headers: {
         accept: 'application/json',
-        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        // Every call that changes data is JSON, a body or none: the API refuses anything else (a cross-site form could send it).
+        ...(call.body === undefined && (call.method ?? 'GET') === 'GET' ? {} : { 'content-type': 'application/json' }),
         ...(call.token === undefined ? {} : { authorization: `Bearer ${call.token}` }),
       },
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),

@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { createAlertRunner, type AlertRunner } from '../alerts/run-alerts.js';
 import type { MeteringSnapshot } from '../alerts/alert-context.js';
+import { refreshClientNames, type ClientNamesRun } from '../alerts/refresh-client-names.js';
 import { createDigestSender } from '../alerts/run-digest.js';
 import { scheduleAlerts } from '../alerts/schedule-alerts.js';
+import { scheduleClientNames } from '../alerts/schedule-client-names.js';
 import { scheduleDigest } from '../alerts/schedule-digest.js';
 import { createApiApp, type ApiDeps } from '../api/create-api-app.js';
 import { serveDashboard } from '../api/serve-dashboard.js';
@@ -15,6 +17,7 @@ import type { Logger } from '../lib/create-logger.js';
 import { listen } from '../lib/host-port.js';
 import { probe } from '../prober/probe.js';
 import type { Store } from '../store/store.js';
+import { clientNameSourceFromConfig } from './client-name-source-from-config.js';
 
 export interface StartApiOptions {
   config: Readonly<Config>;
@@ -37,7 +40,9 @@ export interface RunningApi {
   url: URL;
   /** Undefined without a store. */
   alertRunner: AlertRunner | undefined;
-  /** Stops the alert and fleet schedules; pending deliveries are abandoned. First, before the store closes. */
+  /** Fetches the OAuth applications' names that are due now (after a run under way); undefined where they are not fetched. */
+  refreshClientNames: (() => Promise<ClientNamesRun>) | undefined;
+  /** Stops the alert, client-name and fleet schedules; pending deliveries are abandoned. First, before the store closes. */
   stopSchedules(): Promise<void>;
   /** Closes the listener and its open connections. */
   close(): Promise<void>;
@@ -144,12 +149,21 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const stopAlerts =
     alertRunner === undefined ? async () => undefined : config.alerts.scheduled ? scheduleAlerts({ expression: config.alerts.schedule, runner: alertRunner, logger }) : () => alertRunner.close();
   const stopFleet = store === undefined || fleetNodes.length === 0 ? async () => undefined : scheduleFleetChecks(config.fleet.schedule, () => checkFleet(), logger);
+  // Like the digest, only where the rules run on schedule, so a fleet sharing the store fetches each document once.
+  const oauth = config.identity.oauth;
+  const nameSource = store === undefined || !config.alerts.scheduled || !oauth.clientNames.enabled ? undefined : clientNameSourceFromConfig(oauth, logger);
+  const clientNames =
+    store === undefined || nameSource === undefined
+      ? undefined
+      : scheduleClientNames((signal) => refreshClientNames({ store, source: nameSource, now, refreshMs: oauth.clientNames.refreshHours * 3_600_000, logger, signal }), logger);
 
   return {
     url,
     alertRunner,
+    refreshClientNames: clientNames?.runNow,
     async stopSchedules() {
       await stopAlerts();
+      await clientNames?.stop();
       await (digestSchedule?.stop() ?? digestSender?.close());
       await stopFleet();
     },

@@ -6,7 +6,7 @@ import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import type { Caller } from '../sidecar/identify-caller.js';
 import type { OAuthHealth } from '../identity/create-oauth-verifier.js';
-import { callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
+import { authChallengeFromConfig, callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
 import { createReverseProxy } from '../sidecar/reverse-proxy.js';
 import type { Store } from '../store/store.js';
 import { computeMeteringHealth, type MeteringHealthReport } from '../tally/compute-metering-health.js';
@@ -42,6 +42,8 @@ export interface RunningService {
   refreshPolicy(): Promise<void>;
   /** Evaluates the alert rules now (and delivers); undefined without a store. */
   runAlerts: (() => Promise<unknown>) | undefined;
+  /** Fetches the OAuth applications' names that are due now; undefined where `identity.oauth.clientNames` is off (or alerts are not scheduled here). */
+  refreshClientNames: (() => Promise<unknown>) | undefined;
   /** Stops accepting traffic, counts what is still open, flushes (or spools) and closes the store. */
   stop(): Promise<FinalFlush>;
 }
@@ -162,6 +164,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     meter,
     identify,
     identityReady: identify.ready,
+    authChallenge: authChallengeFromConfig(config.identity),
     onNonMcp: () => metering.countNonMcp(),
     policy: policy.current,
     ...(bridge === undefined ? {} : { bridge }),
@@ -241,6 +244,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     health,
     refreshPolicy: () => policy.refresh(),
     runAlerts: alertRunner === undefined ? undefined : () => alertRunner.run(),
+    refreshClientNames: api.refreshClientNames,
     async stop() {
       // First, so no run starts against a store that is about to close; pending deliveries are abandoned.
       await api.stopSchedules();

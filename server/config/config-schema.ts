@@ -272,6 +272,8 @@ export const configSchema = z
         methods: positiveInt.default(256).describe('Distinct methods counted under their own name; newcomers past it are counted as `other`.'),
         versions: positiveInt.default(64).describe('Distinct versions counted under their own name; newcomers past it are counted as `other`.'),
         cells: positiveInt.default(50_000).describe('Distinct cells a flush window holds; past it, free-text labels are counted as `other`.'),
+        people: positiveInt.default(100_000).describe('Distinct people (a caller, a UTC day, a path and a person) a flush window holds; past it, newcomers are not counted as people until the next window.'),
+        claims: positiveInt.default(256).describe('Distinct claimed clients (clientInfo, or a User-Agent\'s product, with its version) describing the unknown base under their own name; newcomers past it are counted as `other`.'),
         pendingAnswers: positiveInt
           .default(50_000)
           .describe('Entries the table of requests waiting for an answer on another exchange may hold; one evicted from the full table is counted as `no-response`.'),
@@ -282,7 +284,7 @@ export const configSchema = z
             'Bytes the table of requests waiting for answers, and each table of requests in flight, may hold (under `wrap`, each of the stdio meter\'s two tables: requests awaiting their answer, and server requests).',
           ),
       })
-      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 })
+      .default({ sessions: 10_000, integrations: 5_000, methods: 256, versions: 64, cells: 50_000, people: 100_000, claims: 256, pendingAnswers: 50_000, sessionsBytes: 16 * 1024 * 1024, pendingAnswersBytes: 64 * 1024 * 1024 })
       .describe('Memory bounds, in entries and in bytes.'),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level; logs go to stderr as JSON.'),
     requestTimeoutMs: positiveInt

@@ -36,6 +36,27 @@ const issuerSchema = z
   })
   .strict();
 
+const clientNamesSchema = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Fetch the Client ID Metadata Document of each OAuth caller whose client_id is an https:// URL, and show its `client_name` beside the URL. '
+        + 'Only where `alerts.scheduled` is on; the name is the application\'s own claim and decides nothing.',
+      ),
+    allowPrivateAddresses: z
+      .boolean()
+      .default(false)
+      .describe('Also fetch from loopback, private, link-local and other non-public addresses. Off, a client_id whose host is (or resolves to) one is not fetched at all.'),
+    caFile: z.string().min(1).optional().describe('CA certificates (a PEM file) trusted for these fetches besides the system ones, for clients whose documents an internal CA signed.'),
+    refreshHours: positiveInt
+      .max(24 * 365)
+      .default(24)
+      .describe('How old a fetched name may grow before it is fetched again; a fetch that failed is tried again after an hour.'),
+  })
+  .strict();
+
 const oauthSchema = z
   .object({
     issuers: z
@@ -47,9 +68,12 @@ const oauthSchema = z
       .max(10_000)
       .default(500)
       .describe('How long a request carrying a token not seen before may wait for it to be verified; then it goes on, named by the next mechanism.'),
-    timeoutMs: positiveInt.default(5_000).describe('Deadline of each request to an authorization server (metadata, keys, introspection).'),
+    timeoutMs: positiveInt.default(5_000).describe('Deadline of each request to an authorization server (metadata, keys, introspection), and of each fetch of a client\'s metadata document.'),
     keysRefreshMs: positiveInt.default(3_600_000).describe('How often each issuer\'s keys are fetched again in the background; a token signed by an unknown key fetches them at once (at most every 30 s).'),
     cacheSize: positiveInt.default(20_000).describe('Tokens whose verdict is remembered (until their `exp`); the least recently used goes first.'),
+    clientNames: clientNamesSchema
+      .default(clientNamesSchema.parse({}))
+      .describe('The name an OAuth application gives itself in its Client ID Metadata Document, fetched in the background with no redirect, bounded in time (`identity.oauth.timeoutMs`) and size (5 KiB).'),
   })
   .strict()
   .describe('OAuth access tokens as a trusted mechanism: verified against the issuers named here, they name the OAuth client (RFC 9068 `client_id`, else `azp`).');

@@ -12,7 +12,7 @@ import { GuardedExchange } from '../sidecar/guarded-exchange.js';
 import { httpMeterOptions } from '../metering/http-meter-options.js';
 import { HttpMeter } from '../sidecar/http-meter.js';
 import type { Caller, CallerIdentifier } from '../sidecar/identify-caller.js';
-import { callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
+import { authChallengeFromConfig, callerIdentifierFromConfig } from '../metering/caller-identifier-from-config.js';
 import type { Observation } from '../sidecar/observation.js';
 import type { DeferredExchange } from './deferred-exchange.js';
 import { EnforcedRequest, type RequestGate } from './enforced-request.js';
@@ -97,10 +97,13 @@ export function meter(options?: MeterOptions): MeterMiddleware {
     maxBodyBytes: config.maxBodyBytes,
     maxAnswerBytes: config.maxAnswerBytes,
   };
+  // How the app asks a client to sign in: learned from its own 401s, told to refused clients with no credential.
+  const authChallenge = authChallengeFromConfig(config.identity);
+  const challenge = () => authChallenge.current();
   const gate: RequestGate<MeteredCaller> = {
     decide(facts, attrs) {
       if (closing !== undefined) return ungated(onInternalError);
-      return gateExchange(httpMeter, facts, attrs, policy?.current(), now, onInternalError);
+      return gateExchange(httpMeter, facts, attrs, policy?.current(), now, onInternalError, undefined, challenge);
     },
     track: trackDeclaration,
   };
@@ -119,6 +122,8 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       return false;
     }
     const attrs: MeteredCaller = { ...identify(req) };
+    const hadCredential = req.headers.authorization !== undefined;
+    res.once('finish', () => authChallenge.observe(res.statusCode, hadCredential, res.getHeader('www-authenticate') as string | string[] | undefined));
     if (policy?.current().enforcing === true) {
       new EnforcedRequest(requestMeter, gate, req, res, next, method, path, attrs).run();
       return true;

@@ -44,6 +44,9 @@ const REJECTED_TTL_MS = 5 * 60_000;
 const MAX_VERIFIED_TTL_MS = 24 * 3_600_000;
 /** Longer tokens are not verified (Node refuses headers past 16 KB by default anyway). */
 const MAX_TOKEN_CHARS = 16 * 1024;
+/** What the remembered verdicts may hold, tokens included, and what one verdict costs beside its token (estimated). */
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const VERDICT_OVERHEAD_BYTES = 256;
 
 /**
  * Verifies bearer tokens against the configured issuers, off the request path: each token is
@@ -59,7 +62,8 @@ export function createOAuthVerifier(options: OAuthVerifierOptions): OAuthVerifie
   // Keyed by Map, never by a plain object: an `iss` is the client's text.
   const byIssuer = new Map(clients.map((client) => [client.config.issuer, client]));
   const introspecting = clients.filter((client) => client.config.introspection !== undefined);
-  const verdicts = new LRUCache<string, TokenVerdict>({ max: config.cacheSize });
+  // Bounded in bytes too: a token is the client's text, up to 16 KB, and made-up ones are remembered (rejected) as well.
+  const verdicts = new LRUCache<string, TokenVerdict>({ max: config.cacheSize, maxSize: MAX_CACHE_BYTES, sizeCalculation: (_verdict, token) => token.length + VERDICT_OVERHEAD_BYTES });
   const inFlight = new Map<string, Promise<TokenVerdict>>();
   const counts = { verified: 0, rejected: 0, unavailable: 0 };
   for (const client of clients) if (client.verifiesJwts()) client.start();

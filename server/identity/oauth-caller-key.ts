@@ -24,3 +24,14 @@ export function oauthCallerKey(clientId: string): string {
 export function subjectDigest(secret: string, issuer: string, subject: string): string {
   return createHmac('sha256', secret).update(`subject\n${issuer}\n${subject}`).digest('base64url').slice(0, 22);
 }
+
+/**
+ * The client id an OAuth caller key carries whole; undefined for another mechanism's key, and for a
+ * key cut to fit (it ends in `~` and a digest), whose id is no longer there to be read.
+ */
+export function clientIdOfCallerKey(key: string): string | undefined {
+  if (!key.startsWith(OAUTH_KEY_PREFIX)) return undefined;
+  if (key.length >= MAX_KEY_CHARS && /~[0-9a-f]{16}$/.test(key)) return undefined;
+  const clientId = key.slice(OAUTH_KEY_PREFIX.length);
+  return clientId === '' ? undefined : clientId;
+}

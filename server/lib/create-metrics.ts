@@ -21,6 +21,8 @@ export interface MeteringGauges {
   durationSeries?(): { bounds: readonly number[]; series: readonly { attributes: Readonly<Record<string, string>>; counts: readonly number[]; sum: number; count: number }[] };
   /** The OpenTelemetry export's state, when it runs. */
   otelExport?(): { up: boolean; failedExports: number; lastExportAt: number | null } | undefined;
+  /** Distinct people served work today (UTC) on each era across every caller, read from the store; null when there is none. */
+  people?(): Promise<{ legacy: number; modern: number } | null>;
 }
 
 /** An OpenTelemetry name as Prometheus spells it: every character outside [a-zA-Z0-9_] becomes `_`. */
@@ -139,6 +141,27 @@ export function createMetrics(gauges: MeteringGauges) {
       return { name: durationName, help: durationHelp, type: 'histogram', aggregator: 'sum', values };
     },
   } as unknown as Parameters<Registry['registerMetric']>[0]);
+  // Read from the store at each scrape: a count of distinct people cannot be summed from deltas. By
+  // era only, never by caller or person, so the series stay two. A store that fails reports nothing
+  // for that scrape instead of failing it (or repeating the last values as if they were current).
+  new Gauge({
+    name: 'mcp_sunset_people',
+    help: 'Distinct people served work today (UTC) on each era across every caller and node on the store, as verified credentials named them; one who used both eras counts in each.',
+    labelNames: ['era'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      let people: { legacy: number; modern: number } | null | undefined;
+      try {
+        people = await gauges.people?.();
+      } catch {
+        return;
+      }
+      if (people === null || people === undefined) return;
+      this.set({ era: 'legacy' }, people.legacy);
+      this.set({ era: 'modern' }, people.modern);
+    },
+  });
   gauge('mcp_sunset_otel_up', '1 when the last OpenTelemetry export reached the collector; 0 when it failed, before the first, or with the export off.', () => {
     const otel = gauges.otelExport?.();
     return otel === undefined ? undefined : otel.up ? 1 : 0;

@@ -13,7 +13,7 @@ import { Flusher, type FlushSpill } from '../tally/flusher.js';
 import { DurationHistograms } from '../otel/duration-histograms.js';
 import { RequestCounts } from '../otel/request-counts.js';
 import { otelEnabled, startOtelExport, type OtelExport, type OtelHealth } from '../otel/start-otel-export.js';
-import { bucketStart } from '../lib/time-bucket.js';
+import { BUCKET_MS, bucketStart } from '../lib/time-bucket.js';
 import { DEFAULT_SHARE_BASIS } from '../protocol/work-request.js';
 import { OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import { tallyEntryOf } from '../tally/tally-entry-of.js';
@@ -96,6 +96,8 @@ export async function createMetering(
     maxIntegrations: config.caps.integrations,
     maxMethods: config.caps.methods,
     maxVersions: config.caps.versions,
+    maxClaims: config.caps.claims,
+    maxPeople: config.caps.people,
   });
   const spoolPath = resolve(config.spoolPath ?? defaultSpoolPath(config, store));
   // Derived from the location, so it may carry its secrets.
@@ -160,6 +162,14 @@ export async function createMetering(
       logger.warn({ err: redactStoreError(error, config.db), ...context }, words);
     },
   });
+  // Today's distinct people across the store, for /metrics and the export: read when asked, as a
+  // distinct count cannot be added up from what this node counted.
+  const peopleToday = async () => {
+    if (store === undefined) return null;
+    const from = bucketStart(now(), 'day');
+    const { legacy, modern } = await store.countPeople({ from, to: from + BUCKET_MS.day });
+    return { legacy, modern };
+  };
   const metrics = createMetrics({
     droppedEvents: () => flusher.health().droppedEvents,
     retainedEvents: () => flusher.health().retainedEvents,
@@ -176,6 +186,7 @@ export async function createMetering(
     requestSeries: () => requestCounts.withoutCallers(),
     refusalSeries: () => requestCounts.refusalsWithoutCallers(),
     durationSeries: () => ({ bounds: OPERATION_DURATION_BOUNDS, series: durations.list() }),
+    people: peopleToday,
     otelExport: () => {
       const health = otel?.health();
       return health === undefined ? undefined : { up: health.state === 'ok', failedExports: health.failedExports, lastExportAt: health.lastExportAt === null ? null : Date.parse(health.lastExportAt) };
@@ -196,6 +207,7 @@ export async function createMetering(
           const { inScope, total } = await store.sumScopeShare({ kind: 'era', value: 'legacy' }, DEFAULT_SHARE_BASIS, bucketStart(now(), 'day'));
           return total > 0 ? inScope / total : null;
         },
+        people: peopleToday,
         logger,
         now,
       });

@@ -39,6 +39,8 @@ export interface OtelExportOptions {
   durations: DurationHistograms;
   /** The legacy share of today's served work across the store, read once per export; null when unknown. */
   legacyShare: () => Promise<number | null>;
+  /** Distinct people served work today (UTC) on each era across the store, read once per export; null when unknown. */
+  people: () => Promise<{ legacy: number; modern: number } | null>;
   logger: Logger;
   now: () => number;
 }
@@ -179,6 +181,19 @@ export function startOtelExport(options: OtelExportOptions): OtelExport {
       logger.debug({ err: error }, 'legacy share unavailable for the export');
     }
   });
+  // By era only: a person or a caller never becomes an attribute of this gauge.
+  meter
+    .createObservableGauge('mcp_sunset.people', { description: 'Distinct people served work today (UTC) on each era across every caller and node on the store, as verified credentials named them.', unit: '{person}' })
+    .addCallback(async (result) => {
+      try {
+        const people = await options.people();
+        if (people === null) return;
+        result.observe(people.legacy, { 'mcp_sunset.era': 'legacy' });
+        result.observe(people.modern, { 'mcp_sunset.era': 'modern' });
+      } catch (error) {
+        logger.debug({ err: error }, 'people unavailable for the export');
+      }
+    });
 
   return {
     health: () => ({

@@ -39,6 +39,8 @@ export interface PolicyInputs {
    * plan that leaves none of them cannot say that nothing else is served, only that it does not know.
    */
   supportedVersionsComplete?: boolean;
+  /** Names joined into another caller → that caller: a request is decided as its caller's. */
+  aliases?: ReadonlyMap<string, string>;
 }
 
 /** What a plan retires, in the words a refusal uses. */
@@ -96,5 +98,5 @@ function compilePlan(plan: PolicyPlanInput, supported: readonly string[] | null,
 
 export function compilePolicy(inputs: PolicyInputs, now: number): CompiledPolicy {
   const plans = inputs.plans.filter((plan) => plan.action !== 'observe').map((plan) => compilePlan(plan, inputs.supportedVersions, inputs.supportedVersionsComplete ?? true));
-  return new CompiledPolicy(inputs.version, plans, now);
+  return new CompiledPolicy(inputs.version, plans, now, inputs.aliases);
 }

@@ -82,6 +82,8 @@ export class CompiledPolicy {
     /** Plans that do more than observe, in plan order. */
     readonly plans: readonly CompiledPlan[],
     readonly compiledAt: number,
+    /** Names joined into another caller → that caller (the operator's joins): empty for most installs. */
+    private readonly aliases: ReadonlyMap<string, string> = new Map(),
   ) {
     this.enforcing = plans.length > 0;
   }
@@ -97,7 +99,9 @@ export class CompiledPolicy {
    * announcing plan in scope lends its headers. `unverified`: the caller's credential could not be
    * checked in time, so whether it is new is not known (see Caller.unverified).
    */
-  decide(shape: PolicyShape, integration: string, now: number, unverified = false): PolicyDecision {
+  decide(shape: PolicyShape, counted: string, now: number, unverified = false): PolicyDecision {
+    // Exemptions and known callers name callers as joined: a request counted under an alias is its caller's.
+    const integration = this.aliases.size === 0 ? counted : (this.aliases.get(counted) ?? counted);
     let wouldBlock = false;
     let headers: readonly string[] | undefined;
     const scopeShape = { era: shape.era, transport: shape.transport, version: shape.version ?? '' };

@@ -30,7 +30,8 @@ export interface ExchangeState<A> {
   readonly clock: () => number;
   /** Largest JSON answer, or single SSE event, read to find an outcome. */
   readonly maxAnswerBytes: number;
-  rememberSession(id: string, version: string | undefined): void;
+  /** A legacy session opened: its negotiated version, and what its client claimed to be (a hint, never a key). */
+  rememberSession(id: string, version: string | undefined, clientInfo: ClientInfoHint | undefined): void;
   /** The client is ending the session (DELETE): what it still waits for in it is cancelled. */
   abandonSession(id: string): void;
   /** The session is over (DELETEd, or 404 from the server): it is forgotten with what waits in it. */
@@ -38,7 +39,7 @@ export interface ExchangeState<A> {
   openChannel(path: string): void;
   /** A GET at this path (query allowed) opened an HTTP+SSE stream. */
   learnStreamPath(path: string): void;
-  setChannelVersion(path: string, version: string): void;
+  setChannelVersion(path: string, version: string, clientInfo: ClientInfoHint | undefined): void;
   /** The HTTP+SSE channel's stream ended: answers will not come on it any more. */
   closeChannel(path: string): void;
   rememberServerRequest(answersArriveOn: string, id: JsonRpcId, method: string): void;

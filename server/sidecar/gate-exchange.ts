@@ -5,6 +5,7 @@ import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
 import { decideExchange, type ExchangeDecision } from './decide-exchange.js';
 import { GuardedExchange } from './guarded-exchange.js';
+import { challengeRefusal } from './auth-challenge.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
 
@@ -52,6 +53,8 @@ export function gateExchange<A extends Caller>(
   now: () => number,
   report: (error: unknown, where: string) => void,
   bridge?: BridgeLookup,
+  /** How the server asks a client with no credential to sign in, when it does (see AuthChallenge). */
+  challenge?: () => string | undefined,
 ): GatedExchange<A> {
   let where = 'classify';
   try {
@@ -79,7 +82,10 @@ export function gateExchange<A extends Caller>(
       }
     }
     if (decision.refusedBy !== null && refused !== undefined) {
-      const refusal = httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
+      // A client that has not signed in yet is told to, as the server would tell it: refused now, it
+      // could never learn that signing in names an application the plan lets through.
+      const signIn = facts.headers.authorization === undefined ? challenge?.() : undefined;
+      const refusal = signIn !== undefined ? challengeRefusal(signIn) : httpRefusal(classification.messages, refused, classification.sessionId, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
       meter.refused({ ...classification, messages: asJudged(classification.messages, classification) }, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
       return { exchange: new GuardedExchange<A>(undefined, report), decision, refusal, attrs: caller, bridged };
     }

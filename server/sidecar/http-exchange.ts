@@ -235,7 +235,7 @@ export class HttpExchange<A> {
     if (pending === undefined) return;
     const settled = settleWithAnswer(pending.message, rpc, undefined);
     if (this.channelPath !== undefined && opensLegacySession(settled.message) && settled.message.version !== null) {
-      this.state.setChannelVersion(this.channelPath, settled.message.version);
+      this.state.setChannelVersion(this.channelPath, settled.message.version, pending.clientInfo);
     }
     this.state.record({ ...pending, message: settled.message, outcome: settled.outcome, seconds: timed(settled.message, pending.since, this.state.clock) });
   }
@@ -250,7 +250,7 @@ export class HttpExchange<A> {
   private settleAnswer(message: ClassifiedMessage, answer: Answer, status: number | undefined): void {
     const settled = settleWithAnswer(message, answer, status);
     if (opensLegacySession(settled.message) && settled.outcome === 'served' && this.responseSessionId !== undefined) {
-      this.state.rememberSession(this.responseSessionId, settled.message.version ?? undefined);
+      this.state.rememberSession(this.responseSessionId, settled.message.version ?? undefined, this.classification.clientInfo);
     }
     this.replace(message, settled.message);
     this.settle(settled.message, settled.outcome);

@@ -1,4 +1,4 @@
-import type { ClassifyLookups, HttpSseChannel } from '../protocol/classified-message.js';
+import type { ClassifyLookups, ClientInfoHint, HttpSseChannel } from '../protocol/classified-message.js';
 import { classifyHttpRequest, type HttpRequestClassification, type HttpRequestFacts } from '../protocol/classify-http-request.js';
 import type { JsonRpcId } from '../protocol/read-json-rpc.js';
 import type { Outcome } from '../protocol/vocabulary.js';
@@ -35,6 +35,12 @@ export interface HttpMeterOptions<A> {
 }
 
 const MAX_LEARNED_PATHS = 64;
+
+/** What is remembered of a legacy session or an HTTP+SSE channel. */
+interface SessionMemory {
+  version: string | undefined;
+  clientInfo?: ClientInfoHint | undefined;
+}
 const MIB = 1024 * 1024;
 
 export interface MeterMemory {
@@ -63,8 +69,10 @@ export class HttpMeter<A> implements ExchangeState<A> {
   readonly maxAnswerBytes: number;
   // Every key and held string a client can choose is bounded (ids and session keys as digests when
   // long), and every table has a byte budget besides its entry cap.
-  private readonly sessions: BudgetedTable<{ version: string | undefined }>;
-  private readonly channels: BudgetedTable<{ version: string | undefined }>;
+  // What a session's or channel's client claimed in its initialize is kept beside its version: its
+  // later requests carry no clientInfo, and the unknown base is described by it (capped text, a hint).
+  private readonly sessions: BudgetedTable<SessionMemory>;
+  private readonly channels: BudgetedTable<SessionMemory>;
   private readonly messagePaths: Set<string>;
   private readonly streamPaths: Set<string>;
   private readonly serverRequests: BudgetedTable<{ method: string }>;
@@ -79,8 +87,8 @@ export class HttpMeter<A> implements ExchangeState<A> {
     const sessionBytes = options.maxSessionBytes ?? 16 * MIB;
     const pendingBytes = options.maxPendingAnswerBytes ?? 64 * MIB;
     const maxPending = options.maxPendingAnswers ?? 50_000;
-    this.sessions = new BudgetedTable<{ version: string | undefined }>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
-    this.channels = new BudgetedTable<{ version: string | undefined }>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
+    this.sessions = new BudgetedTable<SessionMemory>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
+    this.channels = new BudgetedTable<SessionMemory>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.messagePaths = new Set((options.httpSseMessagePaths ?? ['/messages']).map((p) => p.toLowerCase()));
     this.streamPaths = new Set((options.httpSseStreamPaths ?? ['/sse']).map((p) => p.toLowerCase()));
     this.serverRequests = new BudgetedTable<{ method: string }>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
@@ -111,7 +119,14 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   /** Classifies a request against what the meter remembers, without following it yet. */
   classify(facts: HttpRequestFacts): HttpRequestClassification {
-    return classifyHttpRequest(facts, this.lookups);
+    const classification = classifyHttpRequest(facts, this.lookups);
+    if (classification.clientInfo === undefined) {
+      // A request inside a session claims what its initialize claimed.
+      const { sessionId } = classification;
+      const remembered = sessionId !== undefined ? this.sessions.peek(boundedKey(sessionId)) : classification.messages[0]?.transport === 'http+sse' ? this.channels.peek(boundedKey(facts.path)) : undefined;
+      if (remembered?.clientInfo !== undefined) classification.clientInfo = remembered.clientInfo;
+    }
+    return classification;
   }
 
   /** The exchange that follows a classified request's answer. */
@@ -175,8 +190,8 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   // ---- used by HttpExchange ----
 
-  rememberSession(id: string, version: string | undefined): void {
-    this.sessions.set(boundedKey(id), { version });
+  rememberSession(id: string, version: string | undefined, clientInfo: ClientInfoHint | undefined): void {
+    this.sessions.set(boundedKey(id), { version, clientInfo });
   }
 
   abandonSession(id: string): void {
@@ -193,15 +208,15 @@ export class HttpMeter<A> implements ExchangeState<A> {
   }
 
   openChannel(path: string): void {
-    this.channels.set(boundedKey(path), { version: undefined });
+    this.channels.set(boundedKey(path), { version: undefined, clientInfo: undefined });
     // Learned without case, as Express routes: `/MESSAGES?sessionId=…` reaches the same endpoint.
     const pathname = (path.split('?')[0] ?? path).toLowerCase();
     if (this.messagePaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.messagePaths.add(pathname);
   }
 
-  setChannelVersion(path: string, version: string): void {
+  setChannelVersion(path: string, version: string, clientInfo: ClientInfoHint | undefined): void {
     const key = boundedKey(path);
-    if (this.channels.has(key)) this.channels.set(key, { version });
+    if (this.channels.has(key)) this.channels.set(key, { version, clientInfo });
   }
 
   /** Ends a channel: its unanswered requests will never be answered. */

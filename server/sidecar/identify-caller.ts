@@ -25,6 +25,11 @@ export interface Caller {
   unverified?: true;
   /** Set on one exchange's copy when a plan in dry run would refuse it. */
   wouldBlock?: boolean;
+  /**
+   * For a request no mechanism names: its `User-Agent`, cut to 256 characters, to describe the
+   * unknown base when its client claims nothing else. A claim: it never names or decides anything.
+   */
+  userAgent?: string;
 }
 
 export const ANONYMOUS: Caller = { integration: 'anonymous', source: 'anonymous' };
@@ -66,6 +71,7 @@ export interface CallerIdentifier {
 }
 
 const MAX_NAME = 128;
+const MAX_USER_AGENT = 256;
 /** What the `oauth` mechanism answers for a token it has no verdict on yet. */
 const UNRESOLVED = Symbol('unresolved');
 
@@ -157,7 +163,10 @@ export function createCallerIdentifier(options: CallerIdentityOptions): CallerId
       if (caller === UNRESOLVED) unverified = true;
       else if (caller !== undefined) return unverified ? { ...caller, unverified: true } : caller;
     }
-    return unverified ? { ...ANONYMOUS, unverified: true } : ANONYMOUS;
+    // Nobody: what the client says it is (its User-Agent) is kept as a claim, to describe the unknown base.
+    const agent = req.headers['user-agent'];
+    if (!unverified && agent === undefined) return ANONYMOUS;
+    return { ...ANONYMOUS, ...(unverified ? { unverified: true as const } : {}), ...(agent === undefined ? {} : { userAgent: capText(agent, MAX_USER_AGENT) }) };
   };
   const usesOAuth = verifier !== undefined && options.order.includes('oauth');
   return Object.assign(identify, {

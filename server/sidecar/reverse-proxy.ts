@@ -18,6 +18,7 @@ import type { HttpRefusal } from '../protocol/policy-refusal.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
 import { BRIDGE_RELAY_HEADER as RELAY_HEADER } from '../lib/bridge-relay-header.js';
 import { callerOfText, callerText } from './relayed-caller.js';
+import type { AuthChallenge } from './auth-challenge.js';
 
 /**
  * The legacy bridge, as the proxy uses it: it answers legacy requests in front of a modern-only
@@ -57,6 +58,8 @@ export interface ReverseProxyOptions {
    * CallerIdentifier.ready); undefined when there is nothing to wait for.
    */
   identityReady?: (req: IncomingMessage) => Promise<void> | undefined;
+  /** How the server asks a client to sign in: learned from its 401s, told to refused clients with no credential. */
+  authChallenge?: AuthChallenge;
   /** A request that cannot be MCP (outside the public prefix, `/.well-known/`, …): passed on, not metered. */
   onNonMcp?: () => void;
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
@@ -111,6 +114,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const forwarded = new OpenList<Forwarded>();
 
   const now = options.now ?? Date.now;
+  const challenge = options.authChallenge === undefined ? undefined : () => options.authChallenge!.current();
 
   function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> & { relayCaller?: string } {
     let caller: Caller;
@@ -140,7 +144,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       options.onInternalError(error, 'identify');
       return ungated(options.onInternalError);
     }
-    return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError, options.bridge);
+    return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError, options.bridge, challenge);
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
@@ -224,6 +228,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   function relay(req: IncomingMessage, upRes: IncomingMessage, res: ServerResponse, upstreamPath: string, exchange: GuardedExchange<Caller>, announce: readonly string[]): void {
     const status = upRes.statusCode ?? 502;
     exchange.responseHead(status, upRes.headers);
+    if (exchange.active) options.authChallenge?.observe(status, req.headers.authorization !== undefined, upRes.headers['www-authenticate']);
     const eventStream = (upRes.headers['content-type'] ?? '').startsWith('text/event-stream');
     const rewriter = eventStream && req.method === 'GET'
       ? new EndpointRewriter((data) => toPublicEndpoint(data, new URL(upstreamPath, upstream), mapping))

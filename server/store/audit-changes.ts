@@ -5,6 +5,7 @@
  */
 import type { AuditAction, AuditInput } from './records/audit-event-record.js';
 import type { BridgeRevocationRecord } from './records/bridge-revocation-record.js';
+import type { CallerAliasRecord } from './records/caller-alias-record.js';
 import type { CallerContactRecord } from './records/caller-contact-record.js';
 import type { CallerNoticeRecord } from './records/caller-notice-record.js';
 import type { IntegrationRecord } from './records/integration-record.js';
@@ -86,4 +87,10 @@ export function noticeAudit(row: CallerNoticeRecord): AuditInput {
 /** A contact made by hand, recorded as made by the operator who records it. */
 export function contactAudit(row: CallerContactRecord): AuditInput {
   return { actor: row.by, action: 'contact.record', subject: `integration:${row.integration}`, before: null, after: { ...row } };
+}
+
+/** A name joined into a caller, or given its own history back: recorded under the name. */
+export function joinAudit(row: CallerAliasRecord, action: 'caller.join' | 'caller.unjoin', actor: string): AuditInput {
+  const fields = { alias: row.alias, caller: row.caller, note: row.note };
+  return { actor, action, subject: `integration:${row.alias}`, before: action === 'caller.join' ? null : fields, after: action === 'caller.join' ? fields : null };
 }

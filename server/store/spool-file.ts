@@ -30,7 +30,7 @@ export function readSpool(path: string): SpoolEntry[] {
     try {
       const entry = JSON.parse(line) as Partial<SequencedBatch> & { batchId?: unknown };
       const identified = typeof entry.batchId === 'string' || (typeof entry.stream === 'string' && typeof entry.node === 'string' && Number.isSafeInteger(entry.seq));
-      if (identified && Array.isArray(entry.batch?.cells) && Array.isArray(entry.batch?.integrations) && (entry.batch.people === undefined || Array.isArray(entry.batch.people))) entries.push(entry as SpoolEntry);
+      if (identified && Array.isArray(entry.batch?.cells) && Array.isArray(entry.batch?.integrations) && (entry.batch.people === undefined || Array.isArray(entry.batch.people)) && (entry.batch.claims === undefined || Array.isArray(entry.batch.claims))) entries.push(entry as SpoolEntry);
     } catch {
       // Torn or foreign line: nothing in it can be counted safely.
     }

@@ -1,3 +1,5 @@
+import type { ClaimedClientRow } from './records/claimed-client-row.js';
+import type { CallerAliasRecord, CallerJoinInput, CallerJoinRefusal } from './records/caller-alias-record.js';
 import type { CallerPeople, CallerPeopleDay } from './records/caller-people.js';
 import type { Bucket } from '../lib/time-bucket.js';
 import type { ShareBasis } from '../protocol/work-request.js';
@@ -92,6 +94,8 @@ export interface Store {
   listCallerPeople(span: Span, scope?: PlanScope): Promise<CallerPeople[]>;
   /** Distinct people over every caller (but those `excluding` names) on the days in the span: one person behind two callers counts once. */
   countPeople(span: Span, scope?: PlanScope, excluding?: readonly string[]): Promise<Omit<CallerPeople, 'integration'>>;
+  /** The unknown base's served work per claimed client (clientInfo, else a User-Agent's product) on the days in the span. */
+  listClaimedClients(span: Span): Promise<ClaimedClientRow[]>;
   /** One caller's distinct people per UTC day in the span. */
   listCallerPeopleDays(integration: string, span: Span): Promise<CallerPeopleDay[]>;
   deleteExpiredTraffic(now: number, retention: TrafficRetention): Promise<number>;
@@ -101,8 +105,20 @@ export interface Store {
   getIntegration(key: string): Promise<IntegrationRecord | undefined>;
   /** Audited, as `actor` (see AuditAction). */
   updateIntegration(key: string, changes: IntegrationChanges, now: number, actor?: string): Promise<IntegrationRecord | undefined>;
+  /** Names joined into other callers (see caller-of.ts): every read folds them. */
+  listCallerAliases(): Promise<CallerAliasRecord[]>;
+  /** Joins names into a caller (audited, bumping the policy version), or answers why it cannot. */
+  joinCallers(input: CallerJoinInput, now: number): Promise<{ joined: CallerAliasRecord[] } | CallerJoinRefusal>;
+  /** Undoes one join (audited, bumping the policy version); undefined when the name was not joined. */
+  unjoinCaller(alias: string, by: string, now: number): Promise<CallerAliasRecord | undefined>;
   /** Applies the closures in one transaction; answers those that changed a row. */
   applyIntegrationClosures(closures: readonly IntegrationClosure[], now: number): Promise<IntegrationClosure[]>;
+  /**
+   * Records a fetch of the caller's Client ID Metadata Document at `at`: the `client_name` it gave,
+   * or null for a fetch that gave none, which keeps an earlier name and records only the time.
+   * Not audited: it is what the application says of itself, not an operator's edit. Answers whether the caller exists.
+   */
+  setIntegrationClientName(key: string, name: string | null, at: number): Promise<boolean>;
 
   // Plans and the policy version
   listPlans(options?: { includeArchived?: boolean }): Promise<PlanRecord[]>;

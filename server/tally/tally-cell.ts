@@ -46,11 +46,28 @@ export interface PersonSighting {
   subject: string;
 }
 
+/**
+ * Served work requests no trusted mechanism named, per UTC day, node, era and what their client
+ * claimed to be: how the unknown base is described. A claim, never a caller.
+ */
+export interface ClaimCell {
+  day: number;
+  node: string;
+  /** The era that served the work (a modern request the legacy path answered is legacy). */
+  era: Era;
+  kind: 'client-info' | 'user-agent' | 'none';
+  name: string;
+  version: string;
+  count: number;
+}
+
 export interface TallyBatch {
   cells: TallyCell[];
   integrations: IntegrationSighting[];
   /** Absent in batches spooled before people were counted. */
   people?: PersonSighting[];
+  /** Absent in batches spooled before claims were counted. */
+  claims?: ClaimCell[];
 }
 
 /** Events a batch counts. */

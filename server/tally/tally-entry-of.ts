@@ -1,6 +1,7 @@
 import type { ClassifiedMessage, ClientInfoHint } from '../protocol/classified-message.js';
 import type { Outcome } from '../protocol/vocabulary.js';
 import type { TallyEntry } from './tally.js';
+import { claimedClientOf } from './claimed-client.js';
 
 /** A settled message with the caller the sidecar identified; every sidecar form produces one. */
 export interface SettledMessage {
@@ -9,7 +10,7 @@ export interface SettledMessage {
   claimMismatch: boolean;
   clientInfo: ClientInfoHint | undefined;
   /** The caller, and whether a plan in dry run would have refused the exchange. */
-  attrs: { integration: string; source: string; wouldBlock?: boolean; subject?: string };
+  attrs: { integration: string; source: string; wouldBlock?: boolean; subject?: string; userAgent?: string };
   /** A request's duration as the meter saw it, when it was timed. */
   seconds?: number;
   /** For a refused message, the plan and the cause. */
@@ -37,5 +38,7 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     ...(settled.seconds === undefined ? {} : { seconds: settled.seconds }),
     ...(settled.refusal === undefined ? {} : { refusal: settled.refusal }),
     ...(attrs.subject === undefined ? {} : { subject: attrs.subject }),
+    // Only for the unknown base: what a named caller claims to be is kept on its record instead.
+    ...(attrs.source === 'anonymous' ? { claim: claimedClientOf(settled.clientInfo, attrs.userAgent) } : {}),
   };
 }

@@ -3,7 +3,8 @@ import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
 import { durationBucket, OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import { isLegacyServed, isLegacyWorkServed, isServed } from '../protocol/served.js';
 import { classifyRequest, isWorkRequest } from '../protocol/work-request.js';
-import { NO_VERSION, OVERFLOW_LABEL, type IntegrationSighting, type PersonSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
+import { NO_VERSION, OVERFLOW_LABEL, type ClaimCell, type IntegrationSighting, type PersonSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
+import type { ClaimedClient } from './claimed-client.js';
 
 export interface TallyOptions {
   node: string;
@@ -16,6 +17,8 @@ export interface TallyOptions {
   maxVersions?: number;
   /** Distinct people (caller, day, path, subject) held between flushes; past it, newcomers are not counted as people. */
   maxPeople?: number;
+  /** Distinct claimed clients (name and version) kept as claimed; newcomers past it are counted as `other`. */
+  maxClaims?: number;
 }
 
 export interface TallyEntry {
@@ -31,6 +34,8 @@ export interface TallyEntry {
   refusal?: { plan: number; cause: string };
   /** The person behind the caller's credential, as a keyed digest, when a verified one named them. */
   subject?: string;
+  /** For a caller no mechanism named: what its client claimed to be. */
+  claim?: ClaimedClient;
 }
 
 /** Refusals of one cell by one plan for one cause: what `blocked` does not say by itself. */
@@ -94,6 +99,8 @@ export class Tally {
   private drainedRefusals: RefusalCell[] = [];
   // A person counts once per caller, day and path: the set is the batch's, bounded like the cells.
   private people = new Map<string, PersonSighting>();
+  private claims = new Map<string, ClaimCell>();
+  private readonly claimNames: Admitted;
   private readonly maxPeople: number;
   private overflowedPeople = 0;
   private readonly methods: Admitted;
@@ -108,6 +115,7 @@ export class Tally {
   constructor(private readonly options: TallyOptions) {
     this.maxCells = options.maxCells ?? 50_000;
     this.maxPeople = options.maxPeople ?? 100_000;
+    this.claimNames = new Admitted(options.maxClaims ?? 256);
     this.methods = new Admitted(options.maxMethods ?? 256);
     this.versions = new Admitted(options.maxVersions ?? 64);
     this.integrations = new Admitted(options.maxIntegrations ?? 5_000);
@@ -155,6 +163,21 @@ export class Tally {
     if (entry.subject !== undefined && integration !== OVERFLOW_LABEL && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) {
       this.countPerson(entry.subject, { ...labels, version: versionLabel, integration }, at);
     }
+    if (entry.claim !== undefined && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) this.countClaim(entry.claim, labels, at);
+  }
+
+  private countClaim(claim: ClaimedClient, labels: TallyEntry['labels'], at: number): void {
+    const day = bucketStart(at, 'day');
+    const era = isLegacyServed(labels.era, labels.outcome) ? 'legacy' : labels.era;
+    // Claims are the client's text: past the cap on distinct ones (name and version) they fold into
+    // `other`, so a flood of made-up names costs bounded memory here and bounded rows in the store.
+    const known = claim.kind === 'none' || this.claimNames.admit(`${claim.kind}\u0000${claim.name}\u0000${claim.version}`);
+    const name = known ? claim.name : OVERFLOW_LABEL;
+    const version = known ? claim.version : '';
+    const key = `${day}\u0000${era}\u0000${claim.kind}\u0000${name}\u0000${version}`;
+    const cell = this.claims.get(key);
+    if (cell !== undefined) cell.count += 1;
+    else this.claims.set(key, { day, node: this.options.node, era, kind: claim.kind, name, version, count: 1 });
   }
 
   private countPerson(subject: string, labels: TrafficLabels, at: number): void {
@@ -175,6 +198,8 @@ export class Tally {
     const batch: TallyBatch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
     if (this.people.size > 0) batch.people = [...this.people.values()];
     this.people = new Map();
+    if (this.claims.size > 0) batch.claims = [...this.claims.values()];
+    this.claims = new Map();
     this.drainedDurations = [...this.durations.values()];
     this.durations = new Map();
     this.drainedRefusals = [...this.refusals.values()];

@@ -14,19 +14,24 @@ function reasonOf(error: unknown): string {
 }
 
 function itemsOf(batch: TallyBatch): number {
-  return batch.cells.length + batch.integrations.length + (batch.people?.length ?? 0);
+  return batch.cells.length + batch.integrations.length + (batch.people?.length ?? 0) + (batch.claims?.length ?? 0);
 }
 
-/** Halves a batch's cells, sightings and people, as one list, into two batches. */
+/** Halves a batch's cells, sightings, people and claims, as one list in that order, into two batches. */
 function halves(batch: TallyBatch): [TallyBatch, TallyBatch] {
-  const people = batch.people ?? [];
-  const half = Math.ceil(itemsOf(batch) / 2);
-  const cellsFirst = Math.min(half, batch.cells.length);
-  const sightingsFirst = Math.min(half - cellsFirst, batch.integrations.length);
-  const peopleFirst = half - cellsFirst - sightingsFirst;
+  let left = Math.ceil(itemsOf(batch) / 2);
+  const cut = <T,>(list: readonly T[]): [T[], T[]] => {
+    const at = Math.min(left, list.length);
+    left -= at;
+    return [list.slice(0, at), list.slice(at)];
+  };
+  const [cells1, cells2] = cut(batch.cells);
+  const [sightings1, sightings2] = cut(batch.integrations);
+  const [people1, people2] = cut(batch.people ?? []);
+  const [claims1, claims2] = cut(batch.claims ?? []);
   return [
-    { cells: batch.cells.slice(0, cellsFirst), integrations: batch.integrations.slice(0, sightingsFirst), people: people.slice(0, peopleFirst) },
-    { cells: batch.cells.slice(cellsFirst), integrations: batch.integrations.slice(sightingsFirst), people: people.slice(peopleFirst) },
+    { cells: cells1, integrations: sightings1, people: people1, claims: claims1 },
+    { cells: cells2, integrations: sightings2, people: people2, claims: claims2 },
   ];
 }
 

@@ -20,6 +20,8 @@ export interface DigestQuery {
   links: { dashboard: string; print: string };
 }
 
+const LEGACY_ERA = { kind: 'era', value: 'legacy' } as const;
+
 /** The share's target when no plan on the legacy era names one: the dashboard's default. */
 const DEFAULT_TARGET = 0.005;
 
@@ -44,7 +46,7 @@ export async function loadDigest(store: Store, query: DigestQuery): Promise<Summ
   const plans = await store.listPlans();
   const eraPlan = plans.find((plan) => plan.scopeKind === 'era');
   const share = await loadShareView(store, {
-    scope: { kind: 'era', value: 'legacy' },
+    scope: LEGACY_ERA,
     basis: eraPlan?.basis ?? DEFAULT_SHARE_BASIS,
     bucket: 'day',
     from: previous.from,
@@ -76,6 +78,9 @@ export async function loadDigest(store: Store, query: DigestQuery): Promise<Summ
 
   const [thisWeek, lastWeek, records] = await Promise.all([loadCallersByEra(store, period), loadCallersByEra(store, previous), store.listIntegrations()]);
   const byKey = new Map(records.map((record) => [record.key, record]));
+  // People are kept per UTC day, and the weeks are whole UTC days: the same days are read.
+  const [callerPeople, peopleThisWeek, peopleLastWeek] = await Promise.all([store.listCallerPeople(period, LEGACY_ERA), store.countPeople(period, LEGACY_ERA), store.countPeople(previous, LEGACY_ERA)]);
+  const legacyPeople = new Map(callerPeople.map((row) => [row.integration, row.legacy]));
   const keys = new Set([...thisWeek.keys(), ...lastWeek.keys()]);
   const callers = [...keys].map((key): DigestCallerInput => {
     const record = byKey.get(key);
@@ -90,6 +95,7 @@ export async function loadDigest(store: Store, query: DigestQuery): Promise<Summ
       thisWeek: { legacy: weekUse(current.legacy), modern: weekUse(current.modern) },
       lastWeek: { legacy: weekUse(before.legacy), modern: weekUse(before.modern) },
       everLegacy: (record?.lastLegacySeen ?? null) !== null,
+      legacyPeople: legacyPeople.get(key) ?? null,
     };
   });
 
@@ -106,6 +112,7 @@ export async function loadDigest(store: Store, query: DigestQuery): Promise<Summ
     },
     plans: planInputs,
     callers,
+    legacyPeople: { thisWeek: peopleThisWeek.legacy, lastWeek: peopleLastWeek.legacy },
     top: query.top,
     links: query.links,
   });

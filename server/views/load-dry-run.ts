@@ -2,6 +2,7 @@ import { computeDryRun, computeDryRunWindow, savedOn, type DryRun } from '../ana
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra } from './load-callers-by-era.js';
+import { loadCallerRecords } from './load-caller-records.js';
 import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
 import { scopeOf } from '../analysis/plan-scope.js';
 
@@ -33,7 +34,7 @@ export async function loadDryRun(store: Store, plan: PlanRecord, at: string, now
   const people = new Map((await store.listCallerPeople(window, scope)).map((row) => [row.integration, row.total]));
   const saved = savedOn(at, callers.map((c) => c.integration), plan.exemptions);
   const refusedPeople = (await store.countPeople(window, scope, saved)).total;
-  const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
+  const { records } = await loadCallerRecords(store);
   // Whether each caller is already moving, over the same days.
   const byEra = await loadCallersByEra(store, window);
   const told = await loadTold(store, plan.id);

@@ -7,6 +7,7 @@ import type { IntegrationRecord } from '../store/records/integration-record.js';
 import type { Store } from '../store/store.js';
 import type { PlanRecord } from '../store/records/plan-record.js';
 import { loadCallersByEra, type CallerEras } from './load-callers-by-era.js';
+import { loadCallerRecords } from './load-caller-records.js';
 import { UNIDENTIFIED_KEYS } from './unidentified-keys.js';
 
 export const USAGE_WINDOW_DAYS = 30;
@@ -37,6 +38,12 @@ export interface IntegrationView {
   reopenedAt: number | null;
   /** Self-reported clientInfo: "claims to be …", never used to decide anything. */
   claimsToBe: { name: string; version: string | null } | null;
+  /**
+   * The name an OAuth application gives itself in the Client ID Metadata Document its client_id (the
+   * key's URL) points at, when `identity.oauth.clientNames` fetches it: its own claim, shown beside
+   * the URL, never used to decide anything. Null when not fetched, or when no fetch brought one.
+   */
+  clientName: string | null;
   firstSeen: number | null;
   lastSeen: number | null;
   lastLegacySeen: number | null;
@@ -52,6 +59,8 @@ export interface IntegrationView {
    * once): those a verified credential named. Null when none did (no mechanism of its names people).
    */
   people: { legacy: number; modern: number; total: number } | null;
+  /** Names joined into this caller (old fingerprints, a gateway's name, …): their counts are its own. */
+  aliases: string[];
   deadlines: PlanDeadline[];
 }
 
@@ -78,7 +87,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
   const since = bucketStart(now, 'day') - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
   const volumes = new Map((await store.listCallerVolumes(since)).map((v) => [v.integration, v]));
   const lastUse = await Promise.all(plans.map(async (plan) => ({ plan, byCaller: await store.listScopeLastUse(scopeOf(plan), since) })));
-  const records = new Map((await store.listIntegrations()).map((r) => [r.key, r]));
+  const { records, aliasesOf } = await loadCallerRecords(store);
   const span = { from: since, to: bucketStart(now, 'day') + DAY_MS };
   const byEra = await loadCallersByEra(store, span);
   const people = new Map((await store.listCallerPeople(span)).map(({ integration, ...counts }) => [integration, counts]));
@@ -104,6 +113,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
       autoClosedAt: record?.autoClosedAt ?? null,
       reopenedAt: record?.reopenedAt ?? null,
       claimsToBe: record?.clientInfoName ? { name: record.clientInfoName, version: record.clientInfoVersion ?? null } : null,
+      clientName: record?.clientName ?? null,
       firstSeen: record?.firstSeen ?? null,
       lastSeen: record?.lastSeen ?? null,
       lastLegacySeen: record?.lastLegacySeen ?? null,
@@ -113,6 +123,7 @@ export async function loadIntegrationViews(store: Store, plans: readonly PlanRec
       eras,
       migration: byEra.migration(eras, record?.lastLegacySeen),
       people: people.get(key) ?? null,
+      aliases: aliasesOf.get(key) ?? [],
       deadlines: lastUse.map(({ plan, byCaller }) => deadlineOf(plan, byCaller.get(key), now)),
     };
   });

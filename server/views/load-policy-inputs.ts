@@ -49,8 +49,9 @@ export async function loadPolicyInputs(
       pausedUntil: pausedUntil.get(plan.id) ?? null,
     });
   }
-  if (configuredVersions !== undefined) return { version, plans, supportedVersions: configuredVersions };
+  const aliases = new Map((await store.listCallerAliases()).map((row) => [row.alias, row.caller]));
+  if (configuredVersions !== undefined) return { version, plans, supportedVersions: configuredVersions, aliases };
   const served = await store.listServedVersions(now - SERVED_VERSIONS_DAYS * DAY_MS);
   const known = [...new Set([...(discoveredVersions ?? []), ...served])];
-  return { version, plans, supportedVersions: known.length === 0 && discoveredVersions === undefined ? null : known, supportedVersionsComplete: discoveredVersions !== undefined };
+  return { version, plans, supportedVersions: known.length === 0 && discoveredVersions === undefined ? null : known, supportedVersionsComplete: discoveredVersions !== undefined, aliases };
 }

@@ -14,7 +14,7 @@ const use = (requests: number, versions = ['2025-06-18']): WeekEraUse => ({ requ
 
 function caller(integration: string, weeks: { last?: [number, number]; now?: [number, number] }, extra: Partial<DigestCallerInput> = {}): DigestCallerInput {
   const week = (pair: [number, number] | undefined) => ({ legacy: pair === undefined || pair[0] === 0 ? null : use(pair[0]), modern: pair === undefined || pair[1] === 0 ? null : use(pair[1], ['2026-07-28']) });
-  return { integration, identifiable: true, displayName: null, owner: null, contact: null, thisWeek: week(weeks.now), lastWeek: week(weeks.last), everLegacy: (weeks.last?.[0] ?? 0) + (weeks.now?.[0] ?? 0) > 0, ...extra };
+  return { integration, identifiable: true, displayName: null, owner: null, contact: null, thisWeek: week(weeks.now), lastWeek: week(weeks.last), everLegacy: (weeks.last?.[0] ?? 0) + (weeks.now?.[0] ?? 0) > 0, legacyPeople: null, ...extra };
 }
 
 function inputs(overrides: Partial<DigestInputs> = {}): DigestInputs {
@@ -25,6 +25,7 @@ function inputs(overrides: Partial<DigestInputs> = {}): DigestInputs {
     share: { basis: 'work-requests', target: 0.01, thisWeek: { inScope: 30, served: 200 }, lastWeek: { inScope: 50, served: 200 }, trend: { kind: 'fitted', slopePerWeek: -0.05, significantDecrease: true, projectedDate: at('2027-01-04'), reason: 'Falling.' } },
     plans: [],
     callers: [],
+    legacyPeople: { thisWeek: 0, lastWeek: 0 },
     top: 10,
     links: { dashboard: 'https://sunset.example/', print: 'https://sunset.example/digest.html' },
     ...overrides,
@@ -91,13 +92,44 @@ describe('composeDigest and summarizeDigest', () => {
       ['started', 15, 'migrating'],
     ]);
     expect(digest.callers.remainingCount).toBe(3);
-    expect(digest.callers.legacy).toEqual({ identifiable: 88, unknown: 12, total: 100 });
+    expect(digest.callers.legacy).toEqual({ identifiable: 88, unknown: 12, total: 100, people: { thisWeek: 0, lastWeek: 0 } });
     expect(digest.callers.remaining[0]!.shareOfLegacy).toBe(0.7);
     expect(digest.summary).toContain('Moved this week: Billing (moved-from-legacy), moved-from-migrating.');
     expect(digest.summary).toContain('Started migrating: started.');
     expect(digest.summary).toContain('Went quiet (no traffic this week): quiet.');
     expect(digest.summary).toContain('Largest remaining identifiable callers: still-legacy [Data team] 70 requests (70.00%); started 15 requests (15.00%) and 1 more.');
     expect(digest.summary).toContain('Unknown installed base: 12 legacy requests (12.00% of legacy) from callers nobody can phone.');
+  });
+
+  test('the remaining callers carry the people behind their legacy work, and the split the distinct people week on week; sentences name people only where known', () => {
+    const digest = composeDigest(
+      inputs({
+        callers: [
+          caller('desk', { last: [30, 0], now: [40, 10] }, { legacyPeople: 12 }),
+          caller('reports', { last: [20, 0], now: [25, 0] }, { legacyPeople: 1 }),
+          caller('nightly', { last: [10, 0], now: [30, 0] }),
+          caller('anonymous', { now: [5, 0] }, { identifiable: false }),
+        ],
+        // Distinct over every caller: one person behind desk and reports counts once.
+        legacyPeople: { thisWeek: 12, lastWeek: 15 },
+      }),
+    );
+    expect(digest.callers.remaining.map((c) => [c.integration, c.legacyRequests, c.legacyPeople])).toEqual([
+      ['desk', 40, 12],
+      ['nightly', 30, null],
+      ['reports', 25, 1],
+    ]);
+    expect(digest.callers.legacy).toEqual({ identifiable: 95, unknown: 5, total: 100, people: { thisWeek: 12, lastWeek: 15 } });
+    expect(digest.summary).toContain('Largest remaining identifiable callers: desk 40 requests from 12 people (40.00%); nightly 30 requests (30.00%); reports 25 requests from 1 person (25.00%).');
+    expect(digest.summary).toContain('People served legacy work: 12 people this week, 15 the week before (distinct, as verified credentials named them).');
+
+    // Where no credential named anyone, in either week, people go unsaid.
+    const nobody = composeDigest(inputs({ callers: [caller('nightly', { now: [30, 0] })] }));
+    expect(nobody.callers.legacy.people).toEqual({ thisWeek: 0, lastWeek: 0 });
+    expect(nobody.summary.some((line) => /people|person/.test(line))).toBe(false);
+    // Nobody this week after somebody the week before is news.
+    const gone = composeDigest(inputs({ callers: [caller('nightly', { now: [30, 0] })], legacyPeople: { thisWeek: 0, lastWeek: 1 } }));
+    expect(gone.summary).toContain('People served legacy work: 0 people this week, 1 the week before (distinct, as verified credentials named them).');
   });
 
   test('each plan with its status, what is in force and the next stage', () => {
@@ -135,7 +167,7 @@ describe('composeDigest and summarizeDigest', () => {
 
   test('invariants hold for any callers', () => {
     const week = fc.record({ legacy: fc.option(fc.record({ requests: fc.integer({ min: 1, max: 1000 }), versions: fc.constant(['v']), lastSeen: fc.constant(NOW) }), { nil: null }), modern: fc.option(fc.record({ requests: fc.integer({ min: 1, max: 1000 }), versions: fc.constant(['m']), lastSeen: fc.constant(NOW) }), { nil: null }) });
-    const callerArb = fc.record({ identifiable: fc.boolean(), thisWeek: week, lastWeek: week, everLegacy: fc.boolean() });
+    const callerArb = fc.record({ identifiable: fc.boolean(), thisWeek: week, lastWeek: week, everLegacy: fc.boolean(), legacyPeople: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }) });
     fc.assert(
       fc.property(fc.array(callerArb, { maxLength: 30 }), fc.integer({ min: 0, max: 8 }), (drafts, top) => {
         const callers = drafts.map((d, i) => ({ ...d, integration: `c${i}`, displayName: null, owner: null, contact: null }));
@@ -148,6 +180,8 @@ describe('composeDigest and summarizeDigest', () => {
         expect(out.remaining.length).toBe(Math.min(top, out.remainingCount));
         for (let i = 1; i < out.remaining.length; i += 1) expect(out.remaining[i - 1]!.legacyRequests).toBeGreaterThanOrEqual(out.remaining[i]!.legacyRequests);
         expect(out.remaining.reduce((sum, c) => sum + c.shareOfLegacy, 0)).toBeLessThanOrEqual(1 + 1e-9);
+        // Each remaining caller's people are its own, as given.
+        for (const c of out.remaining) expect(c.legacyPeople).toBe(callers.find((x) => x.integration === c.integration)!.legacyPeople);
         expect(out.legacy.total).toBe(callers.reduce((sum, c) => sum + (c.thisWeek.legacy?.requests ?? 0), 0));
         // Moved means modern only this week, after legacy the week before.
         for (const c of out.moved) {

@@ -43,7 +43,7 @@ describe('the digest through the API, behind named admin tokens', () => {
     expect(status).toBe(200);
     expect(body.share).toMatchObject({ current: null, previous: null, change: null, legacyRequests: 0, servedRequests: 0 });
     expect(body.plans).toEqual([]);
-    expect(body.callers).toEqual({ moved: [], startedMigrating: [], wentQuiet: [], remaining: [], remainingCount: 0, legacy: { identifiable: 0, unknown: 0, total: 0 } });
+    expect(body.callers).toEqual({ moved: [], startedMigrating: [], wentQuiet: [], remaining: [], remainingCount: 0, legacy: { identifiable: 0, unknown: 0, total: 0, people: { thisWeek: 0, lastWeek: 0 } } });
     expect(body.links).toEqual({ dashboard: 'https://sunset.example/ops/', print: 'https://sunset.example/ops/digest.html' });
     expect(body.schedule).toMatchObject({ expression: '0 9 * * 1', timeZone: 'UTC' });
     const next = new Date(body.schedule.nextRun);

@@ -135,7 +135,9 @@ export const FOLDER_ALLOW_LISTS: readonly FolderAllowList[] = [
   {
     folder: 'alerts',
     may: ['server/views', 'server/store', 'server/analysis', 'server/config', 'server/lib', 'package:node-cron', 'package:p-retry'],
-    rationale: 'Alert rules judge stored counts through the views and talk to webhooks; the API triggers them, never the reverse, and the proxy path must not wait on them.',
+    rationale:
+      'Alert rules judge stored counts through the views and talk to webhooks; the API triggers them, never the reverse, and the proxy path must not wait on them. '
+      + 'The scheduled client-name job runs beside them and fetches through a source the composition root hands it, so alerts never import the identity layer.',
   },
   {
     folder: 'prober',
@@ -282,7 +284,7 @@ export const INVARIANTS: readonly LayerRule[] = [
       'store/store.ts', 'store/audit-changes.ts', 'store/served-in-scope.ts', 'store/shape-traffic-series.ts', 'store/gate-columns.ts', 'store/same-plan-fields.ts',
       'store/shape-plan-records.ts', 'store/shape-alert-listings.ts', 'store/summarize-scope-callers.ts', 'store/rank-served-versions.ts',
       'store/compute-declared-plans-sync.ts', 'store/heartbeat-values.ts', 'store/sighting-values.ts', 'store/rollup-values.ts', 'store/find-migrations-folder.ts',
-      'store/people-columns.ts',
+      'store/people-columns.ts', 'store/caller-of.ts', 'store/compute-caller-join.ts',
     ],
     forbid: ['server/store/sqlite', 'server/store/postgres'],
     rationale: 'The Store interface and the code both dialects import sit beside the dialects, not in one of them: importing a dialect from here would tie the other to it, and close a cycle with the dialect that imports it.',

@@ -88,3 +88,24 @@ describe('the weekly digest', () => {
     expect(() => load({ alerts: { digest } })).toThrow(message);
   });
 });
+
+describe('the names OAuth applications give themselves', () => {
+  test('are not fetched by default; when they are, from public addresses only and again after a day', () => {
+    expect(load({}).identity.oauth.clientNames).toEqual({ enabled: false, allowPrivateAddresses: false, refreshHours: 24 });
+    expect(load({ identity: { oauth: { clientNames: { enabled: true, caFile: '/etc/ca.pem' } } } }).identity.oauth.clientNames).toEqual({
+      enabled: true,
+      allowPrivateAddresses: false,
+      caFile: '/etc/ca.pem',
+      refreshHours: 24,
+    });
+  });
+
+  test.each([
+    [{ refreshHours: 0 }, /^identity\.oauth\.clientNames\.refreshHours: /],
+    [{ refreshHours: 1.5 }, /^identity\.oauth\.clientNames\.refreshHours: /],
+    [{ caFile: '' }, /^identity\.oauth\.clientNames\.caFile: /],
+    [{ enabled: true, followRedirects: true }, /^identity\.oauth\.clientNames: /],
+  ])('refuse %j, naming the setting', (clientNames, message) => {
+    expect(() => load({ identity: { oauth: { clientNames } } })).toThrow(message);
+  });
+});

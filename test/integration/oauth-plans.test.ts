@@ -15,9 +15,9 @@ import { writeBatch } from '../support/write-batch.js';
 /*
  * Retirement plans over callers named by OAuth: a real authorization server, real SDK clients of
  * both eras whose people sign in and refresh, and a real SDK server checking every token, behind
- * the sidecar. People sign in (signIn) before their legacy client first connects: the SDK's own
- * sign-in starts with a request carrying no token, which names nobody, and a plan refusing the
- * legacy era refuses it as it refuses any caller it does not know.
+ * the sidecar. A client's first request carries no token and names nobody; a plan that refuses it
+ * answers as the server would (401 and its challenge), so the SDK signs in, and its next request
+ * names the application the plan decides by.
  */
 
 /** Application A, whose people use a legacy client, and application B, never seen before the plans. */
@@ -123,14 +123,15 @@ describe('block-new, per application', () => {
 
   test('the known application\'s legacy client is served on every refreshed token; the new application is refused over legacy and served over modern', async () => {
     const { as, resource, service, url } = deployment;
-    const alice = await signIn(new SignedInUser(as, DESK, 'alice'), url);
+    // alice signs in through the SDK's own flow, started by the challenge the refused first request got.
+    const alice = new SignedInUser(as, DESK, 'alice');
     const client = await connectV1(url, alice);
     expect(await client.add(1, 2)).toBe('3');
     expect(await callsAcrossRefreshes(client, alice, resource, 3)).toEqual(['2', '4', '6']);
     await client.close();
     expect(new Set(alice.saved.map((t) => t.access_token)).size).toBe(4);
 
-    const dave = await signIn(new SignedInUser(as, REPORTS, 'dave'), url);
+    const dave = new SignedInUser(as, REPORTS, 'dave');
     const refused = await errorOf(() => connectV1(url, dave));
     expect(refused.message).toContain('-32022');
     expect(refused.message).toContain('closed to new callers');
@@ -138,8 +139,9 @@ describe('block-new, per application', () => {
     expect(await modern.add(2, 2)).toBe('4');
     await modern.close();
 
-    // The refusal is the plan's, of application B by name; everything legacy that was served is A's.
-    expect(await trafficTotals(service, 'integration', { outcome: 'blocked' })).toEqual({ [reports]: 1 });
+    // The refusal is the plan's, of application B by name (and of each first request, which names nobody,
+    // answered with the challenge); everything legacy that was served is A's.
+    expect(await trafficTotals(service, 'integration', { outcome: 'blocked' })).toEqual({ [reports]: 1, anonymous: 2 });
     expect(Object.keys(await trafficTotals(service, 'integration', { era: 'legacy', outcome: 'served' }))).toEqual([desk]);
     expect(await trafficTotals(service, 'integration', { era: 'modern', outcome: 'served', method: 'tools/call' })).toEqual({ [reports]: 1 });
   });
@@ -156,7 +158,7 @@ describe('an exemption, per application', () => {
   test('after the cut every token of the exempt application, of each person and each refresh, is served over legacy; the other application is refused', async () => {
     const { as, resource, service, url } = deployment;
     for (const login of ['alice', 'bob', 'carol']) {
-      const person = await signIn(new SignedInUser(as, DESK, login), url);
+      const person = new SignedInUser(as, DESK, login);
       const client = await connectV1(url, person);
       expect(await client.add(1, 2)).toBe('3');
       expect(await callsAcrossRefreshes(client, person, resource, 2)).toEqual(['2', '4']);
@@ -165,13 +167,14 @@ describe('an exemption, per application', () => {
     // Nine tokens of A reached the server, three people's, each refreshed twice.
     expect(new Set(resource.accepted.filter((t) => t.clientId === DESK).map((t) => t.token)).size).toBe(9);
 
-    const dave = await signIn(new SignedInUser(as, REPORTS, 'dave'), url);
+    const dave = new SignedInUser(as, REPORTS, 'dave');
     const refused = await errorOf(() => connectV1(url, dave));
     expect(refused.message).toContain('-32022');
     expect(refused.message).toContain('is retired on this server');
     expect(resource.accepted.filter((t) => t.clientId === REPORTS)).toEqual([]);
 
-    expect(await trafficTotals(service, 'integration', { outcome: 'blocked' })).toEqual({ [reports]: 1 });
+    // Each person's first request named nobody: refused, with the challenge that made the SDK sign in.
+    expect(await trafficTotals(service, 'integration', { outcome: 'blocked' })).toEqual({ [reports]: 1, anonymous: 4 });
     expect(Object.keys(await trafficTotals(service, 'integration', { era: 'legacy', outcome: 'served' }))).toEqual([desk]);
   });
 });

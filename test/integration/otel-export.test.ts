@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { meter } from '../../server/express/index.js';
 import { openDatabase } from '../../server/store/sqlite/open-database.js';
+import { createTallyWriter } from '../../server/store/sqlite/write-tally-batch.js';
 import { startMeteredApp } from '../express/metered-apps.js';
 import { latestPoints, startOtlpReceiver, type OtlpReceiver, type ReceivedPoint } from '../otel/otlp-receiver.js';
 import { captureV1ConnectError, runV1HttpSession, runV2CountWithProgress, runV2Session } from '../peers/clients.js';
@@ -167,6 +168,48 @@ describe('OpenTelemetry export from the sidecar', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(storedTotal);
     expect(metrics).toMatch(/^# TYPE mcp_server_operation_duration_seconds histogram$/m);
     expect(metrics).toMatch(/^mcp_server_operation_duration_seconds_bucket\{.*le="\+Inf".*\} \d+$/m);
+  });
+
+  test("mcp_sunset.people: today's distinct people on each era across the store, by era only, read at each export and each scrape", async () => {
+    // The sessions above carried no OAuth token, so nobody is named yet: the gauges say 0.
+    await until(() => latestPoints(receiver, 'mcp_sunset.people'), (p) => p.length === 2 && p.every((point) => point.value === 0));
+    // People as another node's tally wrote them (keyed digests): alice on both eras behind two callers,
+    // bob on legacy, carol on modern; yesterday's erin is not today's.
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const person = (day: number, integration: string, subject: string, era: 'legacy' | 'modern') => ({
+      day,
+      integration,
+      era,
+      transport: 'streamable-http' as const,
+      version: era === 'legacy' ? '2025-06-18' : '2026-07-28',
+      subject: `digest-${subject}`,
+    });
+    createTallyWriter(service.database().db)({
+      cells: [],
+      integrations: [],
+      people: [
+        person(today, 'oauth:desk', 'alice', 'legacy'),
+        person(today, 'oauth:reports', 'alice', 'legacy'),
+        person(today, 'oauth:desk', 'alice', 'modern'),
+        person(today, 'oauth:desk', 'bob', 'legacy'),
+        person(today, 'oauth:reports', 'carol', 'modern'),
+        person(today - 86_400_000, 'oauth:desk', 'erin', 'legacy'),
+      ],
+    });
+    const byEra = (points: readonly ReceivedPoint[]) => Object.fromEntries(points.map((p) => [p.attributes['mcp_sunset.era'], p.value]));
+    const points = await until(() => latestPoints(receiver, 'mcp_sunset.people'), (p) => byEra(p).legacy === 2);
+    expect(byEra(points)).toEqual({ legacy: 2, modern: 2 });
+    expect(await service.store!.countPeople({ from: today, to: today + 86_400_000 })).toEqual({ legacy: 2, modern: 2, total: 3 });
+    // No caller and no person among its attributes.
+    expect(points.map((p) => Object.keys(p.attributes))).toEqual([['mcp_sunset.era'], ['mcp_sunset.era']]);
+    expect(receiver.received.at(-1)!.metrics.find((m) => m.name === 'mcp_sunset.people')).toMatchObject({ kind: 'gauge', unit: '{person}' });
+
+    const metrics = await (await fetch(new URL('/metrics', service.apiUrl))).text();
+    expect(metrics).toMatch(/^# TYPE mcp_sunset_people gauge$/m);
+    expect([...metrics.matchAll(/^mcp_sunset_people(\{.*\})? (\S+)$/gm)].map((m) => [m[1], Number(m[2])])).toEqual([
+      ['{era="legacy"}', 2],
+      ['{era="modern"}', 2],
+    ]);
   });
 
   test('a collector that is down costs no request, is reported, and gets every count once it is back', async () => {

@@ -23,9 +23,9 @@ interface DigestBody {
     moved: { integration: string; modernRequests: number }[];
     startedMigrating: { integration: string }[];
     wentQuiet: { integration: string }[];
-    remaining: { integration: string; displayName: string | null; owner: string | null; legacyRequests: number; migration: string }[];
+    remaining: { integration: string; displayName: string | null; owner: string | null; legacyRequests: number; legacyPeople: number | null; migration: string }[];
     remainingCount: number;
-    legacy: { identifiable: number; unknown: number; total: number };
+    legacy: { identifiable: number; unknown: number; total: number; people: { thisWeek: number; lastWeek: number } };
   };
   links: { dashboard: string; print: string };
   summary: string[];
@@ -83,7 +83,28 @@ describe('the weekly digest', () => {
       trafficCell({ minute: lastWeek, integration: 'tok_quietcaller', count: 9 }),
     ];
     const sighting = { key: 'tok_quietcaller', source: 'bearer-fingerprint', firstSeen: lastWeek, lastSeen: lastWeek, lastLegacySeen: lastWeek, clientInfo: undefined };
-    createTallyWriter(service.database().db)({ cells: seeded, integrations: [sighting] });
+    // The people behind them, as an OAuth deployment's tokens would name them (keyed digests of the subject):
+    // this week p1–p3 on the legacy caller, p3 also on the one starting to migrate (and p4 on its modern path);
+    // the week before p1 and p5 on the legacy caller, p6 on the quiet one and p7 on the one that moved since.
+    const thisWeekDay = Math.floor(Date.now() / DAY) * DAY - DAY;
+    const lastWeekDay = Math.floor(lastWeek / DAY) * DAY;
+    const person = (day: number, token: string, subject: string, era: 'legacy' | 'modern' = 'legacy') => ({
+      day,
+      integration: keys.get(token) ?? token,
+      era,
+      transport: 'streamable-http' as const,
+      version: era === 'legacy' ? '2025-06-18' : '2026-07-28',
+      subject,
+    });
+    const people = [
+      ...['p1', 'p2', 'p3'].map((p) => person(thisWeekDay, 'legacy-token', `digest-${p}`)),
+      person(thisWeekDay, 'starting-token', 'digest-p3'),
+      person(thisWeekDay, 'starting-token', 'digest-p4', 'modern'),
+      ...['p1', 'p5'].map((p) => person(lastWeekDay, 'legacy-token', `digest-${p}`)),
+      person(lastWeekDay, 'tok_quietcaller', 'digest-p6'),
+      person(lastWeekDay, 'moving-token', 'digest-p7'),
+    ];
+    createTallyWriter(service.database().db)({ cells: seeded, integrations: [sighting], people });
     const patch = await fetch(new URL(`/api/v1/integrations/${keys.get('legacy-token')}`, service.apiUrl), {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
@@ -110,8 +131,10 @@ describe('the weekly digest', () => {
       [keys.get('starting-token'), WORK_PER_SESSION, 'migrating'],
     ]);
     expect(body.callers.remaining[0]).toMatchObject({ displayName: 'Nightly export', owner: 'Data team' });
-    // The anonymous session is the unknown installed base: counted, never named.
-    expect(body.callers.legacy).toEqual({ identifiable: 3 * WORK_PER_SESSION, unknown: WORK_PER_SESSION, total: 4 * WORK_PER_SESSION });
+    // The people behind each one's legacy work this week; p4 came by the modern path, so not here.
+    expect(body.callers.remaining.map((c) => c.legacyPeople)).toEqual([3, 1]);
+    // The anonymous session is the unknown installed base: counted, never named. p3, behind two callers, is one person.
+    expect(body.callers.legacy).toEqual({ identifiable: 3 * WORK_PER_SESSION, unknown: WORK_PER_SESSION, total: 4 * WORK_PER_SESSION, people: { thisWeek: 3, lastWeek: 4 } });
     // This week: four legacy sessions and two modern ones; the week before, only the seeded legacy work.
     expect(body.share).toMatchObject({ legacyRequests: 4 * WORK_PER_SESSION, servedRequests: 6 * WORK_PER_SESSION, previous: 1 });
     expect(body.share.current).toBeCloseTo(4 / 6, 12);
@@ -141,8 +164,9 @@ describe('the weekly digest', () => {
     expect(digest.summary).toBe(digest.content.summary.join('\n'));
     expect(digest.content.summary).toContain(`Moved this week: ${keys.get('moving-token')}.`);
     expect(digest.content.summary.find((line) => line.startsWith('Largest remaining'))).toBe(
-      `Largest remaining identifiable callers: Nightly export (${keys.get('legacy-token')}) [Data team] 6 requests (50.00%); ${keys.get('starting-token')} 3 requests (25.00%).`,
+      `Largest remaining identifiable callers: Nightly export (${keys.get('legacy-token')}) [Data team] 6 requests from 3 people (50.00%); ${keys.get('starting-token')} 3 requests from 1 person (25.00%).`,
     );
+    expect(digest.content.summary).toContain('People served legacy work: 3 people this week, 4 the week before (distinct, as verified credentials named them).');
 
     const listed = await service.api<{ digests: { id: number; status: string }[]; next: number | null }>('/api/v1/digests');
     expect(listed.body).toEqual({ digests: [expect.objectContaining({ id: digest.id, status: 'delivered' })], next: null });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { createMetrics, type MeteringGauges } from '../../server/lib/create-metrics.js';
 
 const gauges: MeteringGauges = {
@@ -42,4 +42,30 @@ describe('createMetrics', () => {
     expect(messageCount(text, failed)).toBe(1);
     expect(text).toMatch(/^mcp_sunset_claim_mismatches_total 1$/m);
   });
+
+  test('mcp_sunset_people reads its source at every scrape, one series per era and no other label', async () => {
+    let people = { legacy: 3, modern: 2 };
+    const metrics = createMetrics({ ...gauges, people: async () => people });
+    expect(peopleLines(await metrics.registry.metrics())).toEqual(['mcp_sunset_people{era="legacy"} 3', 'mcp_sunset_people{era="modern"} 2']);
+    people = { legacy: 1, modern: 4 };
+    expect(peopleLines(await metrics.registry.metrics())).toEqual(['mcp_sunset_people{era="legacy"} 1', 'mcp_sunset_people{era="modern"} 4']);
+  });
+
+  test('a store that fails, or is not there, reports no people for that scrape, and the scrape still answers', async () => {
+    let fail = false;
+    const metrics = createMetrics({ ...gauges, people: async () => (fail ? Promise.reject(new Error('database is locked')) : { legacy: 5, modern: 0 }) });
+    expect(peopleLines(await metrics.registry.metrics())).toHaveLength(2);
+    fail = true;
+    const text = await metrics.registry.metrics();
+    // Not the last values as if they were current: nothing.
+    expect(peopleLines(text)).toEqual([]);
+    expect(text).toMatch(/^# TYPE mcp_sunset_people gauge$/m);
+    expect(text).toMatch(/^mcp_sunset_pending_events 0$/m);
+    expect(peopleLines(await createMetrics({ ...gauges, people: async () => null }).registry.metrics())).toEqual([]);
+    expect(peopleLines(await createMetrics(gauges).registry.metrics())).toEqual([]);
+  });
 });
+
+function peopleLines(text: string): string[] {
+  return text.split('\n').filter((line) => line.startsWith('mcp_sunset_people'));
+}

@@ -132,6 +132,24 @@ describe('CompiledPolicy.decide', () => {
     expect(policy.decide(MODERN, 'newcomer', at('2026-12-01'))).toBe(PASS);
   });
 
+  test('a name joined into a caller is decided as that caller: its exemption covers the name, and the name is as known as the caller', () => {
+    const aliases = new Map([['tok_old', 'oauth:desk'], ['desk-gateway', 'oauth:desk']]);
+    const exempt = compilePolicy({ version: 7, plans: [plan({ cutFrom: NOW - DAY, exemptions: [{ integration: 'oauth:desk', until: '2027-06-30' }] })], supportedVersions: null, aliases }, NOW);
+    for (const name of ['oauth:desk', 'tok_old', 'desk-gateway']) expect(exempt.decide(LEGACY_HTTP, name, NOW).refusedBy).toBeNull();
+    expect(exempt.decide(LEGACY_HTTP, 'tok_stranger', NOW).cause).toBe('cut');
+    const blockNew = compilePolicy({ version: 7, plans: [plan({ blockNewCallersFrom: '2026-11-01', knownCallers: new Set(['oauth:desk']) })], supportedVersions: null, aliases }, NOW);
+    expect(blockNew.decide(LEGACY_HTTP, 'tok_old', NOW).refusedBy).toBeNull();
+    expect(blockNew.decide(LEGACY_HTTP, 'tok_stranger', NOW).cause).toBe('block-new');
+  });
+
+  test('a caller whose credential could not be checked in time is not refused as new, but is refused by a cut', () => {
+    const blockNew = compile(plan({ blockNewCallersFrom: '2026-11-01', knownCallers: new Set(['partner-a']) }));
+    expect(blockNew.decide(LEGACY_HTTP, 'tok_unchecked', NOW, true).refusedBy).toBeNull();
+    expect(blockNew.decide(LEGACY_HTTP, 'tok_unchecked', NOW, false).cause).toBe('block-new');
+    const cut = compile(plan({ cutFrom: NOW - DAY }));
+    expect(cut.decide(LEGACY_HTTP, 'tok_unchecked', NOW, true).cause).toBe('cut');
+  });
+
   test('after the cut a known caller is refused too', () => {
     const policy = compile(plan({ blockNewCallersFrom: '2026-11-01', knownCallers: new Set(['partner-a']), cutFrom: NOW - DAY }));
     expect(policy.decide(LEGACY_HTTP, 'partner-a', NOW).cause).toBe('cut');

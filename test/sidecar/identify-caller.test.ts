@@ -110,7 +110,8 @@ describe('createCallerIdentifier', () => {
   test('never uses self-reported identity', () => {
     const plain = identify(request(bearer()));
     expect(identify(request({ ...bearer(), 'user-agent': 'claude-code/9', 'x-client-name': 'someone-else' }))).toEqual(plain);
-    expect(identify(request({ 'user-agent': 'claude-code/9' }))).toEqual(ANONYMOUS);
+    // The User-Agent is kept beside an anonymous caller as a claim, to describe the unknown base; it names nobody.
+    expect(identify(request({ 'user-agent': 'claude-code/9' }))).toEqual({ ...ANONYMOUS, userAgent: 'claude-code/9' });
   });
 });
 

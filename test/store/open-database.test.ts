@@ -13,7 +13,7 @@ describe('openDatabase', () => {
     db = openTempDatabase();
     const tables = db.store.sqlite.prepare(`select name from sqlite_master where type = 'table' and name not like '\\_\\_%' escape '\\' and name not like 'sqlite%' order by name`).all();
     expect(tables).toEqual(
-      ['alert_deliveries', 'alerts', 'audit_events', 'bridge_revocations', 'brownouts', 'caller_aliases', 'caller_contacts', 'caller_notices', 'caller_people_day', 'digests', 'integrations', 'legacy_caller_day', 'plan_exemptions', 'plan_pauses', 'plans', 'probes', 'replayed_spool_batches', 'settings', 'share_day', 'sidecar_nodes', 'tally_streams', 'traffic_day', 'traffic_hour', 'traffic_minute'].map((name) => ({ name })),
+      ['alert_deliveries', 'alerts', 'audit_events', 'bridge_revocations', 'brownouts', 'caller_aliases', 'caller_contacts', 'caller_notices', 'caller_people_day', 'claimed_client_day', 'digests', 'integrations', 'legacy_caller_day', 'plan_exemptions', 'plan_pauses', 'plans', 'probes', 'replayed_spool_batches', 'settings', 'share_day', 'sidecar_nodes', 'tally_streams', 'traffic_day', 'traffic_hour', 'traffic_minute'].map((name) => ({ name })),
     );
   });
 

@@ -106,6 +106,9 @@ describe('createTallyWriter', () => {
           autoClosedAt: null,
           statusBeforeClose: null,
           reopenedAt: null,
+          // Fetched by its own job, when turned on; a sighting never sets it.
+          clientName: null,
+          clientNameAt: null,
         },
       ]);
     });

@@ -55,3 +55,28 @@ describe('Tally: the people behind each caller', () => {
     expect(tally.stats().overflowedPeople).toBe(1);
   });
 });
+
+describe('Tally: the unknown base by claimed client', () => {
+  const anonymous = (labels: Partial<TallyEntry['labels']>, claim: TallyEntry['claim']): TallyEntry => ({ ...entry({ integration: 'anonymous', ...labels }, null), integrationSource: 'anonymous', claim });
+  const desk = { kind: 'client-info' as const, name: 'Desk Host', version: '1.2.0' };
+
+  test('counts served work of unnamed callers per day, era and claim, a modern request the legacy path answered as legacy', () => {
+    const tally = new Tally({ node: 'n', now: () => T0 });
+    tally.add(anonymous({}, desk));
+    tally.add(anonymous({}, desk));
+    tally.add(anonymous({ era: 'modern', reason: 'modern-meta', version: '2026-07-28', outcome: 'served-as-legacy' }, desk));
+    tally.add(anonymous({ method: 'initialize' }, desk));
+    tally.add(anonymous({ outcome: 'blocked' }, desk));
+    expect(tally.drain().claims).toEqual([{ day: DAY_START, node: 'n', era: 'legacy', kind: 'client-info', name: 'Desk Host', version: '1.2.0', count: 3 }]);
+  });
+
+  test('past maxClaims distinct claims, newcomers are counted as `other`, so made-up names cost bounded memory and rows', () => {
+    const tally = new Tally({ node: 'n', now: () => T0, maxClaims: 2 });
+    for (let i = 0; i < 50; i += 1) tally.add(anonymous({}, { kind: 'user-agent', name: `bot-${i}`, version: '' }));
+    expect(tally.drain().claims?.map((c) => [c.name, c.count])).toEqual([
+      ['bot-0', 1],
+      ['bot-1', 1],
+      ['other', 48],
+    ]);
+  });
+});

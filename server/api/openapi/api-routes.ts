@@ -9,7 +9,8 @@ import { auditQuery } from '../audit-router.js';
 import { revocationBody } from '../bridge-revocations-router.js';
 import { idParam as digestIdParam, listQuery as digestListQuery, sendBody } from '../digest-router.js';
 import { checkBody, fleetQuery } from '../fleet-router.js';
-import { keyParam, pageSchema, patchSchema, peopleQuery } from '../integrations-router.js';
+import { aliasParam, joinBody, keyParam, pageSchema, patchSchema, peopleQuery } from '../integrations-router.js';
+import { unknownBaseQuery } from '../unknown-base-router.js';
 import { contactBody } from '../notices-router.js';
 import { pauseCreateSchema, resumeSchema } from '../pause-input-schema.js';
 import { listQuery as pauseListQuery } from '../pauses-router.js';
@@ -73,6 +74,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/integrations', tag: 'callers', summary: 'The callers with what was measured of them over the last 30 days, most legacy first (`orderBy=people`: most people first).', query: pageSchema, answers: { 200: { description: 'A page of callers, and the identifiable / unknown split.', type: 'IntegrationsJson' } }, errors: STORE },
   { method: 'get', path: '/integrations/:key', tag: 'callers', summary: 'One caller.', params: keyParam, answers: { 200: { description: 'The caller.', type: 'IntegrationJson' } }, errors: [404, ...STORE] },
   { method: 'get', path: '/integrations/:key/people', tag: 'callers', summary: 'A caller\'s distinct people per UTC day, by era and in all (the last 30 days unless asked).', params: keyParam, query: peopleQuery, answers: { 200: { description: 'Days with people, in order.', type: 'CallerPeopleJson' } }, errors: STORE },
+  { method: 'get', path: '/unknown-base', tag: 'callers', summary: 'Served work no trusted mechanism named (anonymous), by what its clients claim to be: clientInfo, else the product a User-Agent starts with. Claims only; nothing decides by them.', query: unknownBaseQuery, answers: { 200: { description: 'The claims, most legacy work first, with the share of the unknown base\'s legacy work each holds.', type: 'UnknownBaseJson' } }, errors: STORE },
+  { method: 'post', path: '/integrations/:key/aliases', tag: 'callers', summary: 'Join other names (old fingerprints, a gateway\'s name, an mTLS subject, a client id) into this caller: their counts, past and future, are read as its own, and its exemptions cover them. Audited.', params: keyParam, body: joinBody, answers: { 201: { description: 'The names joined now, and all the caller\'s names.', type: 'CallerJoinJson' } }, errors: [404, 409, ...STORE] },
+  { method: 'delete', path: '/integrations/:key/aliases/:alias', tag: 'callers', summary: 'Undo a join: the name gets its own history back. Audited.', params: aliasParam, answers: { 200: { description: 'The join undone.', type: 'CallerAliasJson' } }, errors: [404, ...STORE] },
   { method: 'patch', path: '/integrations/:key', tag: 'callers', summary: 'Change a caller\'s display name, owner, contact, status or notes.', params: keyParam, body: patchSchema, answers: { 200: { description: 'The caller as changed.', type: 'IntegrationJson' } }, errors: [404, ...STORE] },
   { method: 'get', path: '/integrations/:key/notices', tag: 'notices', summary: 'What a caller was told, and the contacts made by hand.', params: keyParam, answers: { 200: { description: 'Newest first.', type: 'CallerToldJson' } }, errors: STORE },
   { method: 'post', path: '/integrations/:key/contacts', tag: 'notices', summary: 'Record a contact made by hand (a call, a ticket).', params: keyParam, body: contactBody, answers: { 201: { description: 'The contact recorded.', type: 'ContactJson' } }, errors: [404, ...STORE] },

@@ -1,9 +1,10 @@
-/** The `pause` and `resume` commands' flags, checks and output, on the program main.ts builds. */
+/** The `pause`, `resume`, `join` and `unjoin` commands' flags, checks and output, on the program main.ts builds: each changes the store, or a dashboard's through its API. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { pauseDuration, pauseReason } from '../../api/pause-input-schema.js';
 import type { Store } from '../../store/store.js';
 import { UsageError } from '../usage-error.js';
 import { formatPauseOutcome, pausePlansAt, resumePlansAt, type PauseTarget } from './pause.js';
+import { formatJoin, formatUnjoin, joinAt, unjoinAt } from './join.js';
 
 export interface PauseCommandDeps {
   /** Opens the store a one-shot command names with --db / --config. */
@@ -53,15 +54,33 @@ async function withTarget<T>(deps: PauseCommandDeps, flags: TargetFlags, work: (
   }
 }
 
-function targetOptions(command: Command, deps: PauseCommandDeps): Command {
+function storeOptions(command: Command, deps: PauseCommandDeps): Command {
   return command
-    .option('--plan <id>', 'a plan\'s id; again for more', (value: string, previous: number[]) => [...previous, deps.planId(value)], [] as number[])
-    .option('--all', 'every plan not archived that does more than observe')
     .option('--json', 'print the API\'s JSON instead of lines')
     .option('--db <path|url>', 'SQLite database file, or a postgres:// URL shared by a fleet (default .data/mcp-sunset.db)')
     .option('--config <file>', 'JSON config file')
     .option('--api <url>', 'make the change through a running dashboard\'s API instead of on the store', deps.apiUrl)
     .option('--token <token>', 'the dashboard\'s admin token, with --api (default: MCP_SUNSET_ADMIN_TOKEN)');
+}
+
+function targetOptions(command: Command, deps: PauseCommandDeps): Command {
+  return storeOptions(
+    command
+      .option('--plan <id>', 'a plan\'s id; again for more', (value: string, previous: number[]) => [...previous, deps.planId(value)], [] as number[])
+      .option('--all', 'every plan not archived that does more than observe'),
+    deps,
+  );
+}
+
+function note(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed.length > 500) throw new InvalidArgumentError('1 to 500 characters');
+  return trimmed;
+}
+
+function callerName(value: string): string {
+  if (value === '' || value.length > 256) throw new InvalidArgumentError('a caller\'s key, 1 to 256 characters');
+  return value;
 }
 
 export function registerPauseCommands(program: Command, deps: PauseCommandDeps): void {
@@ -72,6 +91,25 @@ export function registerPauseCommands(program: Command, deps: PauseCommandDeps):
       const plans = plansOf(flags);
       const outcome = await withTarget(deps, flags, (target) => pausePlansAt(target, { plans, forMs: flags.for, reason: flags.reason }, Date.now()));
       process.stdout.write(flags.json ? `${JSON.stringify({ pauses: outcome.entries }, null, 2)}\n` : formatPauseOutcome(outcome));
+    });
+
+  storeOptions(program.command('join').description('count other names (an old token\'s tok_ key, a gateway\'s name, an mTLS subject, an OAuth client) as one caller, history included; exemptions and known callers follow'), deps)
+    .argument('<names...>', 'the names to join, as the integrations list shows their keys')
+    .requiredOption('--into <key>', 'the caller they become', callerName)
+    .option('--note <text>', 'why, kept with the join and in the audit trail', note)
+    .action(async (names: string[], flags: Omit<TargetFlags, 'plan' | 'all'> & { into: string; note?: string }) => {
+      const bad = names.find((name) => name === '' || name.length > 256);
+      if (bad !== undefined) throw new UsageError('each name is a caller\'s key, 1 to 256 characters');
+      const result = await withTarget(deps, { ...flags, plan: [] }, (target) => joinAt(target, { into: flags.into, aliases: names, note: flags.note ?? null }, Date.now()));
+      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatJoin(result));
+    });
+
+  storeOptions(program.command('unjoin').description('undo a join: the name counts as its own caller again, with its own history'), deps)
+    .argument('<name>', 'the name joined into the caller')
+    .requiredOption('--from <key>', 'the caller it is joined into', callerName)
+    .action(async (name: string, flags: Omit<TargetFlags, 'plan' | 'all'> & { from: string }) => {
+      const row = await withTarget(deps, { ...flags, plan: [] }, (target) => unjoinAt(target, flags.from, name, Date.now()));
+      process.stdout.write(flags.json ? `${JSON.stringify(row, null, 2)}\n` : formatUnjoin(row));
     });
 
   targetOptions(program.command('resume').description('end the pauses of the chosen plans now: they refuse again at once'), deps).action(async (flags: TargetFlags) => {

@@ -25,7 +25,9 @@ import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
 import { listScopeCallers } from './list-scope-callers.js';
+import { joinCallers, listCallerAliases, unjoinCaller } from './caller-aliases.js';
 import { countPeople, listCallerPeople, listCallerPeopleDays } from './list-caller-people.js';
+import { listClaimedClients } from './list-claimed-clients.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
 import { listSidecarNodes } from './list-sidecar-nodes.js';
@@ -33,6 +35,7 @@ import { listTraffic } from './list-traffic.js';
 import type { PgDb } from './pg-db.js';
 import { getPolicyVersion, getPolicyVersionChange } from './policy-version.js';
 import { saveAlertEvaluation } from './save-alert-evaluation.js';
+import { setIntegrationClientName } from './set-integration-client-name.js';
 import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
 import { sumScopeShare } from './sum-scope-share.js';
 import { sumServedRequests } from './sum-served-requests.js';
@@ -63,7 +66,11 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listScopeCallersBefore: (scope, before) => listScopeCallersBefore(db, scope, before),
     listScopeLastTraffic: (scope, since) => listScopeLastTraffic(db, scope, since),
     listScopeCallers: (scope, span) => listScopeCallers(db, scope, span),
+    listCallerAliases: () => listCallerAliases(db),
+    joinCallers: (input, now) => joinCallers(db, input, now),
+    unjoinCaller: (alias, by, now) => unjoinCaller(db, alias, by, now),
     listCallerPeople: (span, scope) => listCallerPeople(db, span, scope),
+    listClaimedClients: (span) => listClaimedClients(db, span),
     countPeople: (span, scope, excluding) => countPeople(db, span, scope, excluding),
     listCallerPeopleDays: (integration, span) => listCallerPeopleDays(db, integration, span),
     listServedVersions: (since) => listServedVersions(db, since),
@@ -76,6 +83,7 @@ export function createPostgresStore(db: PgDb, connection: { location: string; cl
     listIntegrations: () => listIntegrations(db),
     getIntegration: (key) => getIntegration(db, key),
     applyIntegrationClosures: (closures, now) => applyIntegrationClosures(db, closures, now),
+    setIntegrationClientName: (key, name, at) => setIntegrationClientName(db, key, name, at),
 
     listPlans: (options) => listPlans(db, options),
     getPlan: (id) => getPlan(db, id),

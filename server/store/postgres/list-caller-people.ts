@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, notInArray } from 'drizzle-orm';
 import type { CallerPeople, CallerPeopleDay } from '../records/caller-people.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
@@ -11,7 +12,7 @@ type Scope = { kind: PlanScopeKind; value: string };
 
 function within(span: Span, scope: Scope | undefined, excluding: readonly string[] = []) {
   const t = callerPeopleDayTable;
-  return and(gte(t.day, span.from), lt(t.day, span.to), scope === undefined ? undefined : peopleInScope(t, scope), excluding.length === 0 ? undefined : notInArray(t.integration, [...excluding]));
+  return and(gte(t.day, span.from), lt(t.day, span.to), scope === undefined ? undefined : peopleInScope(t, scope), excluding.length === 0 ? undefined : notInArray(callerOf(t.integration), [...excluding]));
 }
 
 function counts() {
@@ -22,7 +23,7 @@ function counts() {
 /** Each caller's distinct people on the days starting in [from, to), on a scope's path when one is given. */
 export async function listCallerPeople(db: PgDb, span: Span, scope?: Scope): Promise<CallerPeople[]> {
   const t = callerPeopleDayTable;
-  return db.select({ integration: t.integration, ...counts() }).from(t).where(within(span, scope)).groupBy(t.integration).orderBy(binaryOrder(t.integration));
+  return db.select({ integration: callerOf(t.integration), ...counts() }).from(t).where(within(span, scope)).groupBy(callerOf(t.integration)).orderBy(binaryOrder(callerOf(t.integration)));
 }
 
 /** Distinct people over every caller (but those excluded) on those days: one person behind two callers counts once. */
@@ -37,7 +38,7 @@ export async function listCallerPeopleDays(db: PgDb, integration: string, span: 
   return db
     .select({ day: t.day, ...counts() })
     .from(t)
-    .where(and(eq(t.integration, integration), within(span, undefined)))
+    .where(and(eq(callerOf(t.integration), integration), within(span, undefined)))
     .groupBy(t.day)
     .orderBy(t.day);
 }

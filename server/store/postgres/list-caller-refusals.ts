@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { BUCKET_MS } from '../../lib/time-bucket.js';
 import { REFUSAL_BASELINE_HOURS, type CallerRefusals } from '../records/caller-refusals.js';
@@ -14,14 +15,14 @@ export async function listCallerRefusals(db: PgDb, hourStart: number): Promise<C
   const hourEnd = hourStart + BUCKET_MS.hour;
   return db
     .select({
-      integration: t.integration,
+      integration: callerOf(t.integration),
       displayName: integrationsTable.displayName,
       inHour: sql<number>`coalesce(sum(case when ${t.bucketStart} >= ${hourStart} then ${t.count} else 0 end), 0)`.mapWith(Number),
       dayBefore: sql<number>`coalesce(sum(case when ${t.bucketStart} < ${hourStart} then ${t.count} else 0 end), 0)`.mapWith(Number),
     })
     .from(t)
-    .leftJoin(integrationsTable, eq(integrationsTable.key, t.integration))
+    .leftJoin(integrationsTable, eq(integrationsTable.key, callerOf(t.integration)))
     .where(and(eq(t.outcome, 'blocked'), eq(t.kind, 'request'), gte(t.bucketStart, hourStart - REFUSAL_BASELINE_HOURS * BUCKET_MS.hour), lt(t.bucketStart, hourEnd)))
-    .groupBy(t.integration, integrationsTable.displayName)
-    .orderBy(binaryOrder(t.integration));
+    .groupBy(callerOf(t.integration), integrationsTable.displayName)
+    .orderBy(binaryOrder(callerOf(t.integration)));
 }

@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { CallerVolume } from '../records/caller-volume.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
@@ -14,25 +15,25 @@ export async function listCallerVolumes(db: PgDb, since: number): Promise<Caller
   const legacy = servedInScope(t, { kind: 'era', value: 'legacy' });
   return db
     .select({
-      integration: t.integration,
+      integration: callerOf(t.integration),
       served: sql<number>`sum(${t.count})`.mapWith(Number),
       legacyServed: sql<number>`sum(case when ${legacy} then ${t.count} else 0 end)`.mapWith(Number),
     })
     .from(t)
     .where(and(gte(t.bucketStart, since), servedRequests(t)))
-    .groupBy(t.integration)
-    .orderBy(binaryOrder(t.integration));
+    .groupBy(callerOf(t.integration))
+    .orderBy(binaryOrder(callerOf(t.integration)));
 }
 
 /** The last UTC day since `since` each caller had served work requests in a plan's scope. */
 export async function listScopeLastUse(db: PgDb, scope: Scope, since: number): Promise<Map<string, number>> {
   const t = trafficDayTable;
   const rows = await db
-    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})`.mapWith(Number) })
+    .select({ integration: callerOf(t.integration), lastDay: sql<number>`max(${t.bucketStart})`.mapWith(Number) })
     .from(t)
     .where(and(gte(t.bucketStart, since), servedInScope(t, scope)))
-    .groupBy(t.integration)
-    .orderBy(binaryOrder(t.integration));
+    .groupBy(callerOf(t.integration))
+    .orderBy(binaryOrder(callerOf(t.integration)));
   return new Map(rows.map((r) => [r.integration, r.lastDay]));
 }
 
@@ -40,7 +41,7 @@ export async function listScopeLastUse(db: PgDb, scope: Scope, since: number): P
 export async function listScopeCallersBefore(db: PgDb, scope: Scope, before: number): Promise<Set<string>> {
   const t = trafficDayTable;
   const rows = await db
-    .selectDistinct({ integration: t.integration })
+    .selectDistinct({ integration: callerOf(t.integration) })
     .from(t)
     .where(and(lt(t.bucketStart, before), servedInScope(t, scope)));
   return new Set(rows.map((r) => r.integration).sort(compareBinary));
@@ -51,11 +52,11 @@ export async function listScopeLastTraffic(db: PgDb, scope: Scope, since: number
   const t = trafficDayTable;
   const refused = and(requestsOnBasis(t), eq(t.outcome, 'blocked'), inScopeShape(t, scope));
   const rows = await db
-    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})`.mapWith(Number) })
+    .select({ integration: callerOf(t.integration), lastDay: sql<number>`max(${t.bucketStart})`.mapWith(Number) })
     .from(t)
     .where(and(gte(t.bucketStart, since), or(servedInScope(t, scope), refused)))
-    .groupBy(t.integration)
-    .orderBy(binaryOrder(t.integration));
+    .groupBy(callerOf(t.integration))
+    .orderBy(binaryOrder(callerOf(t.integration)));
   return new Map(rows.map((r) => [r.integration, r.lastDay]));
 }
 

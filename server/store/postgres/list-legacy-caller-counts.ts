@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { PgDb } from './pg-db.js';
 import { legacyCallerDayTable } from './schema/index.js';
@@ -6,7 +7,7 @@ import { legacyCallerDayTable } from './schema/index.js';
 export async function listLegacyCallerCounts(db: PgDb, from: number, to: number): Promise<{ day: number; count: number }[]> {
   const t = legacyCallerDayTable;
   return db
-    .select({ day: t.day, count: sql<number>`count(distinct ${t.integration})`.mapWith(Number) })
+    .select({ day: t.day, count: sql<number>`count(distinct ${callerOf(t.integration)})`.mapWith(Number) })
     .from(t)
     .where(and(gte(t.day, from), lt(t.day, to)))
     .groupBy(t.day)

@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { PgDb } from './pg-db.js';
 import { trafficDayTable } from './schema/index.js';
@@ -7,7 +8,7 @@ import { servedInScope } from '../served-in-scope.js';
 export async function listModernCallerCounts(db: PgDb, from: number, to: number): Promise<{ day: number; count: number }[]> {
   const t = trafficDayTable;
   return db
-    .select({ day: sql<number>`${t.bucketStart}`.mapWith(Number), count: sql<number>`count(distinct ${t.integration})`.mapWith(Number) })
+    .select({ day: sql<number>`${t.bucketStart}`.mapWith(Number), count: sql<number>`count(distinct ${callerOf(t.integration)})`.mapWith(Number) })
     .from(t)
     .where(and(gte(t.bucketStart, from), lt(t.bucketStart, to), servedInScope(t, { kind: 'era', value: 'modern' })))
     .groupBy(t.bucketStart)

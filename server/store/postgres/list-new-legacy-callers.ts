@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { eq, gte, sql } from 'drizzle-orm';
 import type { NewLegacyCallers } from '../records/new-legacy-callers.js';
 import { binaryOrder } from './binary-order.js';
@@ -10,11 +11,11 @@ export async function listNewLegacyCallers(db: PgDb, sinceDay: number): Promise<
   const firstDay = sql<number>`min(${t.day})`.mapWith(Number);
   const [first] = await db.select({ day: firstDay }).from(t);
   const callers = await db
-    .select({ integration: t.integration, firstDay, displayName: integrationsTable.displayName, clientInfoName: integrationsTable.clientInfoName })
+    .select({ integration: callerOf(t.integration), firstDay, displayName: integrationsTable.displayName, clientInfoName: integrationsTable.clientInfoName })
     .from(t)
-    .leftJoin(integrationsTable, eq(integrationsTable.key, t.integration))
-    .groupBy(t.integration, integrationsTable.displayName, integrationsTable.clientInfoName)
+    .leftJoin(integrationsTable, eq(integrationsTable.key, callerOf(t.integration)))
+    .groupBy(callerOf(t.integration), integrationsTable.displayName, integrationsTable.clientInfoName)
     .having(gte(firstDay, sinceDay))
-    .orderBy(firstDay, binaryOrder(t.integration));
+    .orderBy(firstDay, binaryOrder(callerOf(t.integration)));
   return { meteredSince: first?.day ?? null, callers };
 }

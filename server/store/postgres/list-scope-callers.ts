@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { ScopeCallerRow } from '../records/scope-caller-row.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
@@ -15,7 +16,7 @@ export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; v
   const t = trafficDayTable;
   const rows = await db
     .select({
-      integration: t.integration,
+      integration: callerOf(t.integration),
       version: t.version,
       transport: t.transport,
       requests: sql<number>`sum(${t.count})`.mapWith(Number),
@@ -25,7 +26,7 @@ export async function listScopeCallers(db: PgDb, scope: { kind: PlanScopeKind; v
     })
     .from(t)
     .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
-    .groupBy(t.integration, t.version, t.transport)
-    .orderBy(binaryOrder(t.integration), binaryOrder(t.version), binaryOrder(t.transport));
+    .groupBy(callerOf(t.integration), t.version, t.transport)
+    .orderBy(binaryOrder(callerOf(t.integration)), binaryOrder(t.version), binaryOrder(t.transport));
   return summarizeScopeCallers(rows);
 }

@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
 import { shapeTrafficSeries } from '../shape-traffic-series.js';
@@ -18,9 +19,10 @@ export async function listTraffic(db: PgDb, query: TrafficQuery): Promise<Traffi
   const conditions: SQL[] = [gte(table.bucketStart, first), lt(table.bucketStart, query.to)];
   for (const dimension of TRAFFIC_DIMENSIONS) {
     const value = query.filters[dimension];
-    if (value !== undefined) conditions.push(eq(table[dimension], value));
+    if (value !== undefined) conditions.push(dimension === 'integration' ? sql`${callerOf(table.integration)} = ${value}` : eq(table[dimension], value));
   }
-  const group = table[query.groupBy];
+  // Callers are read as joined now: a name joined into another counts under that one.
+  const group = query.groupBy === 'integration' ? callerOf(table.integration) : table[query.groupBy];
   const rows = await db
     .select({
       start: table.bucketStart,

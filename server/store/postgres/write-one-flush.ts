@@ -7,6 +7,9 @@ import { FLUSH_CELL_COLUMNS, flushCellColumns } from './flush-cell-columns.js';
 import type { PgDb } from './pg-db.js';
 import {
   ADD_TRAFFIC,
+  CLAIM_COLUMNS,
+  CLAIM_KEY,
+  claimRows,
   LEGACY_CALLER_COLUMNS,
   LEGACY_CALLER_KEY,
   SHARE_COLUMNS,
@@ -30,6 +33,7 @@ interface Part {
 const PARTS: readonly Part[] = [
   { name: 'share', table: 'share_day', columns: SHARE_COLUMNS, key: SHARE_KEY, update: 'count = t.count + excluded.count' },
   { name: 'legacy', table: 'legacy_caller_day', columns: LEGACY_CALLER_COLUMNS, key: LEGACY_CALLER_KEY, update: 'count = t.count + excluded.count' },
+  { name: 'claims', table: 'claimed_client_day', columns: CLAIM_COLUMNS, key: CLAIM_KEY, update: 'count = t.count + excluded.count' },
 ];
 
 const LABELS = TRAFFIC_COLUMNS.map(([name]) => name).filter((name) => name !== 'bucket_start' && !name.endsWith('count'));
@@ -94,6 +98,7 @@ export async function writeOneFlush(pool: pg.Pool, db: PgDb, batch: SequencedBat
   const byPart: Record<string, readonly unknown[]> = {
     share: rows.share,
     legacy: rows.legacyCallers,
+    claims: claimRows([batch.batch]),
   };
   const values: unknown[] = [
     batch.stream,

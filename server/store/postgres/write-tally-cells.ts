@@ -1,6 +1,6 @@
 import { getTableName, sql } from 'drizzle-orm';
 import { bucketStart, type Bucket } from '../../lib/time-bucket.js';
-import type { IntegrationSighting, PersonSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
+import type { ClaimCell, IntegrationSighting, PersonSighting, TallyBatch, TallyCell } from '../../tally/tally-cell.js';
 import { rollupValues } from '../rollup-values.js';
 import { sightingValues } from '../sighting-values.js';
 import type { PgDb } from './pg-db.js';
@@ -52,6 +52,29 @@ export const LEGACY_CALLER_COLUMNS: readonly Column<LegacyCallerRow>[] = [
   ['integration', 'text', (r) => r.integration],
   ['count', 'bigint', (r) => r.count],
 ];
+
+export const CLAIM_COLUMNS: readonly Column<ClaimCell>[] = [
+  ['day', 'bigint', (r) => r.day],
+  ['node', 'text', (r) => r.node],
+  ['era', 'text', (r) => r.era],
+  ['kind', 'text', (r) => r.kind],
+  ['name', 'text', (r) => r.name],
+  ['version', 'text', (r) => r.version],
+  ['count', 'bigint', (r) => r.count],
+];
+export const CLAIM_KEY = 'day, node, era, kind, name, version';
+
+/** The batches' claims, summed by key, storable and in key order. */
+export function claimRows(batches: readonly TallyBatch[]): ClaimCell[] {
+  const claims = new Map<string, ClaimCell>();
+  for (const batch of batches) {
+    for (const raw of batch.claims ?? []) {
+      const row = { ...raw, node: storable(raw.node), name: storable(raw.name), version: storable(raw.version) };
+      add(claims, [row.day, row.node, row.era, row.kind, row.name, row.version].join(SEPARATOR), row);
+    }
+  }
+  return sortedRows(claims);
+}
 
 export const PERSON_COLUMNS: readonly Column<PersonSighting>[] = [
   ['day', 'bigint', (r) => r.day],
@@ -161,6 +184,7 @@ export async function writeTallyCells(db: PgDb, batches: readonly TallyBatch[]):
   for (const [bucket, table] of TRAFFIC_TABLES) await upsertRows(db, getTableName(table), TRAFFIC_COLUMNS, rows.traffic[bucket], TRAFFIC_KEY, ADD_TRAFFIC);
   await upsertRows(db, 'share_day', SHARE_COLUMNS, rows.share, SHARE_KEY, 'count = t.count + excluded.count');
   await upsertRows(db, 'legacy_caller_day', LEGACY_CALLER_COLUMNS, rows.legacyCallers, LEGACY_CALLER_KEY, 'count = t.count + excluded.count');
+  await upsertRows(db, 'claimed_client_day', CLAIM_COLUMNS, claimRows(batches), CLAIM_KEY, 'count = t.count + excluded.count');
 }
 
 /** The rows a flush upserts per table, summed by each table's key and in key order. */

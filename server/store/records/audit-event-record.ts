@@ -6,9 +6,10 @@
  * - bridge.revoke: a legacy-bridge session revoked, or its revocation made to last longer;
  * - integration.update: what operators know about a caller (name, owner, contact, status, notes) changed;
  * - notice.send: a notice to a caller delivered or failed (by the node that sent it);
- * - contact.record: a contact made by hand (a call, a ticket) recorded for a caller.
+ * - contact.record: a contact made by hand (a call, a ticket) recorded for a caller;
+ * - caller.join, caller.unjoin: a name joined into another caller, or given its own history back.
  */
-export const AUDIT_ACTIONS = ['plan.create', 'plan.update', 'plan.archive', 'plan.restore', 'pause.start', 'pause.end', 'bridge.revoke', 'integration.update', 'notice.send', 'contact.record'] as const;
+export const AUDIT_ACTIONS = ['plan.create', 'plan.update', 'plan.archive', 'plan.restore', 'pause.start', 'pause.end', 'bridge.revoke', 'integration.update', 'notice.send', 'contact.record', 'caller.join', 'caller.unjoin'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditInput {

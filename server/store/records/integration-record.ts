@@ -23,7 +23,11 @@ export interface IntegrationRecord {
   autoClosedAt: number | null;
   statusBeforeClose: IntegrationStatus | null;
   reopenedAt: number | null;
-  /** The application's own name from its Client ID Metadata Document (its OAuth client_id is that URL), and when it was fetched; null when not fetched. */
+  /**
+   * The application's own name from its Client ID Metadata Document (its OAuth client_id is that URL),
+   * and when the document was last fetched, whether or not that fetch brought a name (a failed one keeps
+   * the name before it); null when never fetched. A claim: shown beside the URL, never used to decide anything.
+   */
   clientName: string | null;
   clientNameAt: number | null;
 }

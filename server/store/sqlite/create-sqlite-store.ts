@@ -25,13 +25,16 @@ import { listNewLegacyCallers } from './list-new-legacy-callers.js';
 import { listPlans } from './list-plans.js';
 import { listPlanPauses } from './list-plan-pauses.js';
 import { listScopeCallers } from './list-scope-callers.js';
+import { joinCallers, listCallerAliases, unjoinCaller } from './caller-aliases.js';
 import { countPeople, listCallerPeople, listCallerPeopleDays } from './list-caller-people.js';
+import { listClaimedClients } from './list-claimed-clients.js';
 import { listServedVersions } from './list-served-versions.js';
 import { listShareRows } from './list-share-rows.js';
 import { listSidecarNodes } from './list-sidecar-nodes.js';
 import { listTraffic } from './list-traffic.js';
 import type { SqliteDatabase } from './open-database.js';
 import { getPolicyVersion, getPolicyVersionChange } from './policy-version.js';
+import { setIntegrationClientName } from './set-integration-client-name.js';
 import { bucketFor, sumScopeRefusals } from './sum-scope-refusals.js';
 import { sumScopeShare } from './sum-scope-share.js';
 import { sumServedRequests } from './sum-served-requests.js';
@@ -67,7 +70,11 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listScopeCallersBefore: async (scope, before) => listScopeCallersBefore(db, scope, before),
     listScopeLastTraffic: async (scope, since) => listScopeLastTraffic(db, scope, since),
     listScopeCallers: async (scope, span) => listScopeCallers(db, scope, span),
+    listCallerAliases: async () => listCallerAliases(db),
+    joinCallers: async (input, now) => joinCallers(db, input, now),
+    unjoinCaller: async (alias, by, now) => unjoinCaller(db, alias, by, now),
     listCallerPeople: async (span, scope) => listCallerPeople(db, span, scope),
+    listClaimedClients: async (span) => listClaimedClients(db, span),
     countPeople: async (span, scope, excluding) => countPeople(db, span, scope, excluding),
     listCallerPeopleDays: async (integration, span) => listCallerPeopleDays(db, integration, span),
     listServedVersions: async (since) => listServedVersions(db, since),
@@ -80,6 +87,7 @@ export function createSqliteStore(database: SqliteDatabase): Store {
     listIntegrations: async () => listIntegrations(db),
     getIntegration: async (key) => getIntegration(db, key),
     applyIntegrationClosures: async (closures, now) => db.transaction(() => closures.filter((closure) => updateIntegrationClosure(db, closure, now))),
+    setIntegrationClientName: async (key, name, at) => setIntegrationClientName(db, key, name, at),
 
     listPlans: async (options) => listPlans(db, options),
     getPlan: async (id) => getPlan(db, id),

@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
 import type { CallerPeople, CallerPeopleDay } from '../records/caller-people.js';
 import type { PlanScopeKind } from '../records/plan-record.js';
@@ -10,18 +11,18 @@ type Scope = { kind: PlanScopeKind; value: string };
 
 function within(span: Span, scope: Scope | undefined, excluding: readonly string[] = []) {
   const t = callerPeopleDayTable;
-  return and(gte(t.day, span.from), lt(t.day, span.to), scope === undefined ? undefined : peopleInScope(t, scope), excluding.length === 0 ? undefined : notInArray(t.integration, [...excluding]));
+  return and(gte(t.day, span.from), lt(t.day, span.to), scope === undefined ? undefined : peopleInScope(t, scope), excluding.length === 0 ? undefined : notInArray(callerOf(t.integration), [...excluding]));
 }
 
 /** Each caller's distinct people on the days starting in [from, to), on a scope's path when one is given. */
 export function listCallerPeople(db: Db, span: Span, scope?: Scope): CallerPeople[] {
   const t = callerPeopleDayTable;
   return db
-    .select({ integration: t.integration, ...peopleCounts(t) })
+    .select({ integration: callerOf(t.integration), ...peopleCounts(t) })
     .from(t)
     .where(within(span, scope))
-    .groupBy(t.integration)
-    .orderBy(t.integration)
+    .groupBy(callerOf(t.integration))
+    .orderBy(callerOf(t.integration))
     .all();
 }
 
@@ -37,7 +38,7 @@ export function listCallerPeopleDays(db: Db, integration: string, span: Span): C
   return db
     .select({ day: t.day, ...peopleCounts(t) })
     .from(t)
-    .where(and(eq(t.integration, integration), within(span, undefined)))
+    .where(and(eq(callerOf(t.integration), integration), within(span, undefined)))
     .groupBy(t.day)
     .orderBy(sql`${t.day}`)
     .all();

@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
@@ -11,13 +12,13 @@ export function listCallerVolumes(db: Db, since: number): CallerVolume[] {
   const legacy = servedInScope(t, { kind: 'era', value: 'legacy' });
   return db
     .select({
-      integration: t.integration,
+      integration: callerOf(t.integration),
       served: sql<number>`sum(${t.count})`,
       legacyServed: sql<number>`sum(case when ${legacy} then ${t.count} else 0 end)`,
     })
     .from(t)
     .where(and(gte(t.bucketStart, since), servedRequests(t)))
-    .groupBy(t.integration)
+    .groupBy(callerOf(t.integration))
     .all();
 }
 
@@ -28,10 +29,10 @@ export function listCallerVolumes(db: Db, since: number): CallerVolume[] {
 export function listScopeLastUse(db: Db, scope: { kind: PlanScopeKind; value: string }, since: number): Map<string, number> {
   const t = trafficDayTable;
   const rows = db
-    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})` })
+    .select({ integration: callerOf(t.integration), lastDay: sql<number>`max(${t.bucketStart})` })
     .from(t)
     .where(and(gte(t.bucketStart, since), servedInScope(t, scope)))
-    .groupBy(t.integration)
+    .groupBy(callerOf(t.integration))
     .all();
   return new Map(rows.map((r) => [r.integration, r.lastDay]));
 }
@@ -43,7 +44,7 @@ export function listScopeLastUse(db: Db, scope: { kind: PlanScopeKind; value: st
 export function listScopeCallersBefore(db: Db, scope: { kind: PlanScopeKind; value: string }, before: number): Set<string> {
   const t = trafficDayTable;
   const rows = db
-    .selectDistinct({ integration: t.integration })
+    .selectDistinct({ integration: callerOf(t.integration) })
     .from(t)
     .where(and(lt(t.bucketStart, before), servedInScope(t, scope)))
     .all();
@@ -58,10 +59,10 @@ export function listScopeLastTraffic(db: Db, scope: { kind: PlanScopeKind; value
   const t = trafficDayTable;
   const refused = and(requestsOnBasis(t), eq(t.outcome, 'blocked'), inScopeShape(t, scope));
   const rows = db
-    .select({ integration: t.integration, lastDay: sql<number>`max(${t.bucketStart})` })
+    .select({ integration: callerOf(t.integration), lastDay: sql<number>`max(${t.bucketStart})` })
     .from(t)
     .where(and(gte(t.bucketStart, since), or(servedInScope(t, scope), refused)))
-    .groupBy(t.integration)
+    .groupBy(callerOf(t.integration))
     .all();
   return new Map(rows.map((r) => [r.integration, r.lastDay]));
 }

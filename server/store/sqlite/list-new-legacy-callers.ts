@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { integrationsTable, legacyCallerDayTable } from './schema/index.js';
@@ -9,12 +10,12 @@ export function listNewLegacyCallers(db: Db, sinceDay: number): NewLegacyCallers
   const firstDay = sql<number>`min(${t.day})`;
   const meteredSince = db.select({ day: firstDay }).from(t).get()?.day ?? null;
   const callers = db
-    .select({ integration: t.integration, firstDay, displayName: integrationsTable.displayName, clientInfoName: integrationsTable.clientInfoName })
+    .select({ integration: callerOf(t.integration), firstDay, displayName: integrationsTable.displayName, clientInfoName: integrationsTable.clientInfoName })
     .from(t)
-    .leftJoin(integrationsTable, eq(integrationsTable.key, t.integration))
-    .groupBy(t.integration)
+    .leftJoin(integrationsTable, eq(integrationsTable.key, callerOf(t.integration)))
+    .groupBy(callerOf(t.integration))
     .having(gte(firstDay, sinceDay))
-    .orderBy(firstDay, t.integration)
+    .orderBy(firstDay, callerOf(t.integration))
     .all();
   return { meteredSince, callers };
 }

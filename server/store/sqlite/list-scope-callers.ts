@@ -1,3 +1,4 @@
+import { callerOf } from '../caller-of.js';
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from './open-database.js';
 import { trafficDayTable } from './schema/index.js';
@@ -14,7 +15,7 @@ export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: st
   const t = trafficDayTable;
   const rows = db
     .select({
-      integration: t.integration,
+      integration: callerOf(t.integration),
       version: t.version,
       transport: t.transport,
       requests: sql<number>`sum(${t.count})`,
@@ -24,7 +25,7 @@ export function listScopeCallers(db: Db, scope: { kind: PlanScopeKind; value: st
     })
     .from(t)
     .where(and(gte(t.bucketStart, span.from), lt(t.bucketStart, span.to), servedInScope(t, scope)))
-    .groupBy(t.integration, t.version, t.transport)
+    .groupBy(callerOf(t.integration), t.version, t.transport)
     .all();
   return summarizeScopeCallers(rows);
 }

@@ -6,7 +6,7 @@ import { HEARTBEAT_UPDATE, heartbeatValues } from '../heartbeat-values.js';
 import { rollupValues } from '../rollup-values.js';
 import { sightingValues } from '../sighting-values.js';
 import type { Db } from './open-database.js';
-import { callerPeopleDayTable, integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
+import { callerPeopleDayTable, claimedClientDayTable, integrationsTable, legacyCallerDayTable, shareDayTable, sidecarNodesTable, trafficDayTable, trafficHourTable, trafficMinuteTable, type TrafficTable } from './schema/index.js';
 
 const P = (name: string) => sql.placeholder(name);
 
@@ -74,6 +74,16 @@ function preparePersonInsert(db: Db) {
     .prepare();
 }
 
+/** Claims add up per day, node, era and claim, as the share rollup does. */
+function prepareClaimUpsert(db: Db) {
+  const t = claimedClientDayTable;
+  return db
+    .insert(t)
+    .values({ day: P('day'), node: P('node'), era: P('era'), kind: P('kind'), name: P('name'), version: P('version'), count: P('count') })
+    .onConflictDoUpdate({ target: [t.day, t.node, t.era, t.kind, t.name, t.version], set: { count: sql`${t.count} + excluded.count` } })
+    .prepare();
+}
+
 function prepareHeartbeatUpsert(db: Db) {
   const t = sidecarNodesTable;
   return db
@@ -120,6 +130,7 @@ export function prepareBatchStatements(db: Db): BatchStatements {
   ];
   const integrations = prepareIntegrationUpsert(db);
   const people = preparePersonInsert(db);
+  const claims = prepareClaimUpsert(db);
   const rollUp = prepareRollupUpserts(db);
   const touchNode = prepareHeartbeatUpsert(db);
   return {
@@ -131,6 +142,7 @@ export function prepareBatchStatements(db: Db): BatchStatements {
       }
       for (const sighting of batch.integrations) integrations.run(sightingValues(sighting));
       for (const person of batch.people ?? []) people.run({ ...person });
+      for (const claim of batch.claims ?? []) claims.run({ ...claim });
     },
     touchNode(heartbeat) {
       touchNode.run(heartbeatValues(heartbeat));

@@ -92,7 +92,8 @@ describe.each(BACKENDS)('%s store: digests', (_dialect, backend) => {
       ['tok_started', sumOf(cells, (c) => thisWeek(c) && c.integration === 'tok_started' && c.era === 'legacy')],
     ]);
     expect(digest.callers.remaining[0]).toMatchObject({ displayName: 'Data export', owner: 'Data team', contact: 'data@example.com', migration: 'legacy-only' });
-    expect(digest.callers.legacy).toEqual({ identifiable: legacyNow - 12, unknown: 12, total: legacyNow });
+    // No credential in this traffic names people.
+    expect(digest.callers.legacy).toEqual({ identifiable: legacyNow - 12, unknown: 12, total: legacyNow, people: { thisWeek: 0, lastWeek: 0 } });
     expect(digest.plans.map((p) => [p.name, p.retireDate, p.nextStage?.kind])).toEqual([['Retire legacy', '2027-03-01', 'retire']]);
     expect(digest.summary.at(-1)).toBe(`Dashboard: ${LINKS.dashboard} · Print view: ${LINKS.print}`);
   });

@@ -66,6 +66,29 @@ describe.each(BACKENDS)('%s store: integrations', (_dialect, backend) => {
     expect(await store.getIntegration('tok_a')).toMatchObject({ status: 'migrating', autoClosedAt: null, statusBeforeClose: null, reopenedAt: NOON + 3 * MINUTE });
     expect(await store.applyIntegrationClosures([], NOON)).toEqual([]);
   });
+
+  test('a client name is stored with when it was fetched; a fetch that gave none records the time and keeps the name; sightings leave both alone', async () => {
+    const store = await open();
+    const key = 'oauth:https://desk.example/client.json';
+    await writeCells(store, [], [sighting({ key, source: 'oauth' })]);
+    expect(await store.getIntegration(key)).toMatchObject({ clientName: null, clientNameAt: null });
+    // A failure before any name: the time alone.
+    expect(await store.setIntegrationClientName(key, null, NOON)).toBe(true);
+    expect(await store.getIntegration(key)).toMatchObject({ clientName: null, clientNameAt: NOON });
+    expect(await store.setIntegrationClientName(key, 'Support Desk', NOON + MINUTE)).toBe(true);
+    expect(await store.getIntegration(key)).toMatchObject({ clientName: 'Support Desk', clientNameAt: NOON + MINUTE });
+    expect(await store.setIntegrationClientName(key, null, NOON + 2 * MINUTE)).toBe(true);
+    expect(await store.getIntegration(key)).toMatchObject({ clientName: 'Support Desk', clientNameAt: NOON + 2 * MINUTE });
+    // The next sighting of the caller, and an operator's edit, change neither; nor is the edit time touched by a fetch.
+    await writeCells(store, [], [sighting({ key, source: 'oauth', lastSeen: NOON + 3 * MINUTE })]);
+    await store.updateIntegration(key, { displayName: 'Desk' }, NOON + 4 * MINUTE);
+    expect(await store.setIntegrationClientName(key, 'Support Desk 2', NOON + 5 * MINUTE)).toBe(true);
+    expect(await store.getIntegration(key)).toMatchObject({ clientName: 'Support Desk 2', clientNameAt: NOON + 5 * MINUTE, displayName: 'Desk', updatedAt: NOON + 4 * MINUTE, lastSeen: NOON + 3 * MINUTE });
+    expect((await store.listIntegrations()).find((r) => r.key === key)).toMatchObject({ clientName: 'Support Desk 2', clientNameAt: NOON + 5 * MINUTE });
+    // A caller never seen is not created.
+    expect(await store.setIntegrationClientName('oauth:https://nobody.example/c.json', 'Nobody', NOON)).toBe(false);
+    expect(await store.getIntegration('oauth:https://nobody.example/c.json')).toBeUndefined();
+  });
 });
 
 describe.each(BACKENDS)('%s store: alerts', (_dialect, backend) => {

@@ -16,3 +16,4 @@ export * from './caller-notices.js';
 export * from './digests.js';
 export * from './people.js';
 export * from './caller-aliases.js';
+export * from './claimed-clients.js';
