@@ -28,11 +28,21 @@ interface SeedCaller {
   this: { legacy?: number; modern?: number };
   legacyVersion?: string;
   registry?: { displayName?: string; owner?: string; contact?: string };
+  /** The people (subject digests) its work came from, by week and era, as an OAuth deployment's tokens name them. */
+  people?: { last?: { legacy?: string[] }; this?: { legacy?: string[]; modern?: string[] } };
 }
 
 const SEED: readonly SeedCaller[] = [
-  { key: 'crm-sync', last: { legacy: 40 }, this: { modern: 30 }, registry: { displayName: 'CRM sync', owner: 'Sales ops', contact: 'crm@example.com' } },
-  { key: 'billing', last: { legacy: 50 }, this: { legacy: 60, modern: 20 }, registry: { displayName: 'Billing', owner: 'Finance', contact: 'billing@example.com' } },
+  // ana used crm-sync too, the week before: one person behind two callers.
+  { key: 'crm-sync', last: { legacy: 40 }, this: { modern: 30 }, registry: { displayName: 'CRM sync', owner: 'Sales ops', contact: 'crm@example.com' }, people: { last: { legacy: ['ana', 'fay'] } } },
+  {
+    key: 'billing',
+    last: { legacy: 50 },
+    this: { legacy: 60, modern: 20 },
+    registry: { displayName: 'Billing', owner: 'Finance', contact: 'billing@example.com' },
+    // gus came by the modern path only: behind billing, but not behind its legacy work.
+    people: { last: { legacy: ['ana', 'eve'] }, this: { legacy: ['ana', 'ben', 'cy', 'dee'], modern: ['gus'] } },
+  },
   { key: 'reports', last: { legacy: 30 }, this: {}, legacyVersion: '2025-03-26', registry: { owner: 'BI team' } },
   { key: 'warehouse', last: { legacy: 100 }, this: { legacy: 100 }, legacyVersion: '2025-03-26', registry: { owner: 'Logistics', contact: '#logistics' } },
   { key: 'ledger', last: {}, this: { legacy: 25 } },
@@ -73,8 +83,22 @@ function seedTraffic(service: TestService, today: number): void {
     const legacyDays = [caller.last.legacy === undefined ? null : lastWeekDay, caller.this.legacy === undefined ? null : thisWeekDay].filter((d) => d !== null);
     return { key: caller.key, source: 'static-map', firstSeen: lastWeekDay, lastSeen: thisWeekDay, lastLegacySeen: legacyDays.at(-1), clientInfo: undefined };
   });
-  createTallyWriter(service.database().db)({ cells, integrations });
+  const people = SEED.flatMap((caller) =>
+    (
+      [
+        [lastWeekDay, 'legacy', caller.people?.last?.legacy],
+        [thisWeekDay, 'legacy', caller.people?.this?.legacy],
+        [thisWeekDay, 'modern', caller.people?.this?.modern],
+      ] as const
+    ).flatMap(([day, era, subjects]) =>
+      (subjects ?? []).map((subject) => ({ day, integration: caller.key, era, transport: 'streamable-http' as const, version: era === 'legacy' ? (caller.legacyVersion ?? '2025-06-18') : '2026-07-28', subject: `digest-${subject}` })),
+    ),
+  );
+  createTallyWriter(service.database().db)({ cells, integrations, people });
 }
+
+/** Distinct subjects over every caller in one week on the legacy path, as the seed names them. */
+const seededLegacyPeople = (week: 'last' | 'this') => new Set(SEED.flatMap((caller) => caller.people?.[week]?.legacy ?? [])).size;
 
 async function call(service: TestService, method: 'POST' | 'PATCH', path: string, body: unknown): Promise<any> {
   const response = await fetch(new URL(path, service.apiUrl), { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -204,6 +228,12 @@ describe('the weekly digest, print-ready', () => {
     expect(await texts(remaining, 'caller-owner')).toEqual(callers.remaining.map((c) => c.owner ?? '—'));
     expect(await texts(remaining, 'caller-contact')).toEqual(callers.remaining.map((c) => c.contact ?? '—'));
     expect(await texts(remaining, 'caller-legacy')).toEqual(callers.remaining.map((c) => count(c.legacyRequests)));
+    // The people behind each one's legacy work this week; warehouse names nobody (no credential of its names people).
+    expect(callers.remaining.map((c) => [c.integration, c.legacyPeople])).toEqual([
+      ['warehouse', null],
+      ['billing', SEED.find((c) => c.key === 'billing')!.people!.this!.legacy!.length],
+    ]);
+    expect(await texts(remaining, 'caller-people')).toEqual(callers.remaining.map((c) => (c.legacyPeople === null ? '—' : count(c.legacyPeople))));
     expect(await texts(remaining, 'caller-share')).toEqual(callers.remaining.map((c) => percent(c.shareOfLegacy)));
     expect(await dataOf(remaining, 'caller-migration', 'state')).toEqual(callers.remaining.map((c) => c.migration));
     expect(await texts(remaining, 'caller-versions')).toEqual(callers.remaining.map((c) => c.legacyVersions.join(', ')));
@@ -211,10 +241,14 @@ describe('the weekly digest, print-ready', () => {
 
     // Legacy work split between callers one can phone and the unknown installed base.
     const unknown = SEED.find((c) => c.key === 'anonymous')!.this.legacy!;
-    expect(callers.legacy).toEqual({ identifiable: share.legacyRequests - unknown, unknown, total: share.legacyRequests });
+    expect(callers.legacy).toEqual({ identifiable: share.legacyRequests - unknown, unknown, total: share.legacyRequests, people: { thisWeek: 4, lastWeek: 3 } });
     expect(await page.textContent('[data-testid="split-identifiable"]')).toBe(`${count(callers.legacy.identifiable)} (${percent(callers.legacy.identifiable / callers.legacy.total)})`);
     expect(await page.textContent('[data-testid="split-unknown"]')).toBe(`${count(callers.legacy.unknown)} (${percent(callers.legacy.unknown / callers.legacy.total)})`);
     expect(await page.textContent('[data-testid="split-total"]')).toBe(count(callers.legacy.total));
+    // And the distinct people behind legacy work, week on week: ana, behind two callers, counts once.
+    expect(callers.legacy.people).toEqual({ thisWeek: seededLegacyPeople('this'), lastWeek: seededLegacyPeople('last') });
+    expect(await page.textContent('[data-testid="split-people"]')).toBe(count(callers.legacy.people.thisWeek));
+    expect(await page.textContent('[data-testid="split-people-previous"]')).toBe(count(callers.legacy.people.lastWeek));
 
     // The schedule, the digest sent before, and the way back.
     expect(digest.schedule).not.toBeNull();
@@ -288,7 +322,7 @@ describe('the weekly digest, print-ready', () => {
       ...digest,
       share: { ...digest.share, current: null, previous: null, change: null, legacyRequests: 0, servedRequests: 0 },
       plans: [],
-      callers: { moved: [], startedMigrating: [], wentQuiet: [], remaining: [], remainingCount: 0, legacy: { identifiable: 0, unknown: 0, total: 0 } },
+      callers: { moved: [], startedMigrating: [], wentQuiet: [], remaining: [], remainingCount: 0, legacy: { identifiable: 0, unknown: 0, total: 0, people: { thisWeek: 0, lastWeek: 0 } } },
       schedule: null,
       lastSent: null,
     };

@@ -29,6 +29,8 @@ export type {
   AlertsJson as AlertsResponse,
   AuditEventJson as AuditEvent,
   AuditJson as AuditResponse,
+  CallerJoinJson as CallerJoinResponse,
+  CallerPeopleJson as CallerPeopleResponse,
   CallerToldJson as CallerToldResponse,
   DigestRecordJson as DigestRecord,
   DigestResponseJson as DigestResponse,
@@ -45,4 +47,5 @@ export type {
   SharePointJson as SharePoint,
   TrafficJson as TrafficResponse,
   TrendJson as Trend,
+  UnknownBaseJson as UnknownBaseResponse,
 } from '../../server/api/api-json.js';

@@ -22,6 +22,8 @@ const ACTION_LABEL: Readonly<Record<AuditEvent['action'], string>> = {
   'integration.update': 'Caller details changed',
   'notice.send': 'Notice sent',
   'contact.record': 'Contact recorded',
+  'caller.join': 'Name joined into a caller',
+  'caller.unjoin': 'Join undone',
 };
 
 function shown(value: unknown): string {

@@ -23,6 +23,9 @@ function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
     h('td', { class: 'name-cell' }, caller.displayName ?? caller.integration, caller.displayName === null ? null : h('span', { class: 'key muted' }, caller.integration), caller.identifiable ? null : h('span', { class: 'badge' }, 'unidentified')),
     h('td', {}, caller.owner ?? '—', caller.contact === null ? null : h('span', { class: 'key muted' }, caller.contact)),
     h('td', { class: 'num' }, caller.requestsPerDay.toFixed(caller.requestsPerDay < 10 ? 1 : 0)),
+    caller.people === null
+      ? h('td', { class: 'num muted', 'data-testid': 'dry-run-people', title: 'No credential of this caller names people' }, '—')
+      : h('td', { class: 'num', 'data-testid': 'dry-run-people' }, formatCount(caller.people)),
     h('td', {}, formatTime(caller.lastSeen)),
     h('td', {}, caller.versions.join(', ') || '—'),
     h('td', {}, caller.transports.join(', ') || '—'),
@@ -30,6 +33,13 @@ function callerRow(caller: DryRunJson['callers'][number]): HTMLElement {
     h('td', { 'data-testid': 'dry-run-told' }, toldText(caller.told)),
     h('td', {}, caller.savedBy === null ? 'refused' : `saved by exemption until ${formatDay(caller.savedBy.until)}${caller.savedBy.note === null ? '' : ` (${caller.savedBy.note})`}`),
   );
+}
+
+/** "7 people behind the refused callers", when any caller in scope names people: distinct, so one behind two callers counts once. */
+function peopleBehind(result: DryRunJson): (HTMLElement | string)[] {
+  if (result.callers.every((c) => c.people === null)) return [];
+  const n = result.totals.refusedPeople;
+  return [' ', h('strong', { 'data-testid': 'dry-run-refused-people' }, formatCount(n)), ` ${n === 1 ? 'person' : 'people'} behind the refused callers, as verified credentials named them.`];
 }
 
 function renderResult(api: ApiClient, plan: Plan, result: DryRunJson): (HTMLElement | null)[] {
@@ -52,6 +62,7 @@ function renderResult(api: ApiClient, plan: Plan, result: DryRunJson): (HTMLElem
       h('strong', { 'data-testid': 'dry-run-refused-share' }, formatShare(result.refusedShare)),
       ` of served work requests refused (${formatCount(totals.refusedRequests)} of ${formatCount(totals.servedRequests)} over ${result.window.days} days, ${formatDay(result.window.from)} to ${formatDay(result.window.to)}); `,
       `${formatCount(totals.refusedCallers)} of ${formatCount(totals.callers)} callers refused, ${formatCount(totals.savedCallers)} saved by an exemption.`,
+      ...peopleBehind(result),
     ),
     result.live === null
       ? null
@@ -63,7 +74,7 @@ function renderResult(api: ApiClient, plan: Plan, result: DryRunJson): (HTMLElem
         'table',
         { 'data-testid': 'dry-run-table' },
         h('caption', { class: 'visually-hidden' }, `Callers the cut on ${result.at} would refuse`),
-        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'Last seen', 'Versions', 'Transports', 'Moving', 'Told', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...['Caller', 'Owner', 'Requests/day', 'People', 'Last seen', 'Versions', 'Transports', 'Moving', 'Told', 'At the cut'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...result.callers.map(callerRow)),
       ),
     ),

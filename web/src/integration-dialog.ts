@@ -1,6 +1,11 @@
-/** The edit form for one integration: a modal dialog that PATCHes what operators know about it. */
+/**
+ * The edit form for one integration: a modal dialog that PATCHes what operators know about it, with
+ * its other names (joins), its people and what it was told.
+ */
 import type { ApiClient } from './api-client.js';
 import type { CallerToldResponse, Integration, IntegrationStatus } from './api-types.js';
+import { createCallerAliases } from './caller-aliases.js';
+import { loadCallerPeople } from './caller-people.js';
 import { byId, emptyState, errorLine, h, replaceChildren } from './dom.js';
 import { formatDay, formatTime } from './format.js';
 import { integrationName } from './integrations-panel.js';
@@ -8,10 +13,20 @@ import { integrationName } from './integrations-panel.js';
 const FIELDS = ['displayName', 'owner', 'contact', 'status', 'notes'] as const;
 
 export interface IntegrationDialog {
-  open(integration: Integration): void;
+  /** Opens the caller's dialog; `windowDays` is the table's window, over which its people are counted. */
+  open(integration: Integration, windowDays: number): void;
 }
 
-export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<void>): IntegrationDialog {
+export interface IntegrationDialogHooks {
+  /** After a save. */
+  onSaved(): Promise<void>;
+  /** After a join or an undo: everything that counts by caller is read again. */
+  onJoined(): Promise<void>;
+  /** The callers the table shows now, whose keys the join form suggests. */
+  tableCallers(): readonly Integration[];
+}
+
+export function createIntegrationDialog(api: ApiClient, hooks: IntegrationDialogHooks): IntegrationDialog {
   const dialog = byId<HTMLDialogElement>('integration-dialog');
   const form = byId<HTMLFormElement>('integration-form');
   const title = byId('integration-dialog-title');
@@ -19,8 +34,10 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
   const errors = byId('integration-form-error');
   const field = (name: (typeof FIELDS)[number]) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   let current: Integration | undefined;
+  let windowDays = 30;
 
   const told = byId('integration-told');
+  const people = byId('integration-people');
   const contactForm = byId<HTMLFormElement>('contact-form');
   const contactErrors = byId('contact-form-error');
 
@@ -39,6 +56,23 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
       replaceChildren(told, errorLine(`Could not be loaded: ${error instanceof Error ? error.message : String(error)}`));
     }
   };
+
+  /** After a join or an undo: the table first, then this caller as the API now counts it, its names folded in. */
+  const aliases = createCallerAliases(api, async (key) => {
+    // Each panel says its own failure; the join itself was made.
+    await hooks.onJoined().catch(() => undefined);
+    try {
+      const fresh = await api.get<Integration>(`/integrations/${encodeURIComponent(key)}`);
+      if (current?.key !== key || !dialog.open) return;
+      current = fresh;
+      aliases.update(fresh, hooks.tableCallers());
+      delete people.dataset.loaded;
+      void loadCallerPeople(api, people, fresh, windowDays, () => current === fresh && dialog.open);
+      void loadTold(key);
+    } catch (error) {
+      if (current?.key === key) byId('integration-aliases').prepend(errorLine(`This caller could not be read again: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  });
 
   contactForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -73,7 +107,7 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
         notes: field('notes').value,
       });
       dialog.close();
-      await onSaved();
+      await hooks.onSaved();
     } catch (error) {
       replaceChildren(errors, errorLine(`Not saved: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
@@ -82,8 +116,9 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
   });
 
   return {
-    open(integration) {
+    open(integration, days) {
       current = integration;
+      windowDays = days;
       title.textContent = `Edit ${integrationName(integration)}`;
       keyLine.textContent = `${integration.key} · identified by ${integration.source}`;
       field('displayName').value = integration.displayName ?? '';
@@ -94,7 +129,10 @@ export function createIntegrationDialog(api: ApiClient, onSaved: () => Promise<v
       replaceChildren(errors);
       replaceChildren(contactErrors);
       replaceChildren(told);
+      delete people.dataset.loaded;
+      void loadCallerPeople(api, people, integration, windowDays, () => current === integration && dialog.open);
       void loadTold(integration.key);
+      aliases.show(integration, hooks.tableCallers());
       dialog.showModal();
       field('displayName').focus();
     },

@@ -1,10 +1,13 @@
 /**
  * The split (callers you can phone versus the unknown installed base) and the integrations table,
- * most legacy volume first, as the API sorts it. Clicking a row opens its edit form.
+ * most legacy volume (or most people) first, as the API sorts it. Clicking a row opens its edit form.
  */
 import type { Integration, IntegrationsResponse } from './api-types.js';
 import { emptyState, h, replaceChildren } from './dom.js';
+import { clientNameOf } from './client-name-of.js';
 import { formatCount, formatDay, formatShare } from './format.js';
+import { integrationsOrderControl, orderWords, type OrderChoice } from './integrations-order-control.js';
+import { peopleCell } from './people-cell.js';
 
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   unknown: 'Unknown',
@@ -96,18 +99,32 @@ export function renderSplit(body: HTMLElement, view: IntegrationsResponse): void
   );
 }
 
+/** Names joined into the caller, whose counts its row holds: the first few, and how many more. */
+function aliasesLine(integration: Integration): HTMLElement | null {
+  const { aliases } = integration;
+  if (aliases.length === 0) return null;
+  const shown = aliases.slice(0, 3).join(', ');
+  const more = aliases.length > 3 ? ` and ${aliases.length - 3} more` : '';
+  return h('span', { class: 'aliases muted', 'data-testid': 'integration-aliases', title: `Counted as this caller: ${aliases.join(', ')}` }, `joined: ${shown}${more}`);
+}
+
 function nameCell(integration: Integration, onEdit: () => void): HTMLElement {
   const badge = integration.identifiable
     ? h('span', { class: 'badge badge-identifiable', 'data-testid': 'badge' }, 'identifiable')
     : h('span', { class: 'badge badge-unknown', 'data-testid': 'badge' }, 'unknown installed base');
   const claims = integration.claimsToBe === null ? null : h('span', { class: 'claims muted' }, `claims to be ${integration.claimsToBe.name}${integration.claimsToBe.version === null ? '' : ` ${integration.claimsToBe.version}`}`);
+  const clientName = clientNameOf(integration);
+  // The application chose that name itself: said as its claim beside the key, never in place of it.
+  const application = clientName === null ? null : h('span', { class: 'claims muted', 'data-testid': 'integration-client-name', title: 'The application\'s own name, from its OAuth client metadata document' }, `calls itself “${clientName}”`);
   return h(
     'td',
     { class: 'name-cell' },
     h('button', { type: 'button', class: 'link-button', 'data-testid': 'integration-edit', 'aria-label': `Edit ${integrationName(integration)}`, onclick: (event: Event) => { event.stopPropagation(); onEdit(); } }, integrationName(integration)),
     ' ',
     badge,
-    integration.displayName === null ? null : h('span', { class: 'key muted' }, integration.key),
+    integration.displayName === null ? null : h('span', { class: 'key muted', 'data-testid': 'integration-key' }, integration.key),
+    aliasesLine(integration),
+    application,
     claims,
   );
 }
@@ -125,12 +142,23 @@ function deadlineCell(integration: Integration, planLabels: ReadonlyMap<number, 
   );
 }
 
-export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsResponse, planLabels: ReadonlyMap<number, string>, onEdit: (integration: Integration) => void, filter: MigrationFilter): void {
+export interface TableControls {
+  migration: MigrationFilter;
+  order: OrderChoice;
+}
+
+function controlsRow(controls: TableControls): HTMLElement {
+  return h('div', { class: 'table-controls' }, filterControl(controls.migration), integrationsOrderControl(controls.order));
+}
+
+export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsResponse, planLabels: ReadonlyMap<number, string>, onEdit: (integration: Integration) => void, controls: TableControls): void {
+  const filter = controls.migration;
   if (view.integrations.length === 0) {
     if (filter.value === null) replaceChildren(body, emptyState('No callers seen yet — point a client at the sidecar.', 'integrations-empty'));
-    else replaceChildren(body, filterControl(filter), emptyState(`No callers are ${(MIGRATION_TEXT.get(filter.value) ?? filter.value).toLowerCase()} in the last ${view.windowDays} days.`, 'integrations-empty'));
+    else replaceChildren(body, controlsRow(controls), emptyState(`No callers are ${(MIGRATION_TEXT.get(filter.value) ?? filter.value).toLowerCase()} in the last ${view.windowDays} days.`, 'integrations-empty'));
     return;
   }
+  const words = orderWords(controls.order.value);
   const rows = view.integrations.map((integration) =>
     h(
       'tr',
@@ -141,14 +169,19 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
       migrationCell(integration),
       h('td', { class: 'num' }, formatCount(integration.legacyServed)),
       h('td', { class: 'num' }, formatShare(integration.legacyShare)),
+      peopleCell(integration, view.windowDays),
       h('td', { class: 'nowrap' }, formatDay(integration.lastLegacySeen)),
       deadlineCell(integration, planLabels),
     ),
   );
   replaceChildren(
     body,
-    filterControl(filter),
-    h('p', { class: 'table-note muted', id: 'integrations-note' }, `Served requests over the last ${view.windowDays} days, most legacy first. Moving: migrating callers were served modern work beside their legacy work; moved ones only modern, after legacy before. Click a row to edit what you know about the caller.`),
+    controlsRow(controls),
+    h(
+      'p',
+      { class: 'table-note muted', id: 'integrations-note', 'data-testid': 'integrations-note' },
+      `Served requests over the last ${view.windowDays} days, ${words.first}. Moving: migrating callers were served modern work beside their legacy work; moved ones only modern, after legacy before. People: the distinct people verified credentials (OAuth tokens) named, on legacy · on modern; — where none did. Click a row to edit what you know about the caller.`,
+    ),
     h(
       'div',
       { class: 'table-scroll' },
@@ -159,19 +192,25 @@ export function renderIntegrationsTable(body: HTMLElement, view: IntegrationsRes
         h(
           'thead',
           {},
-          h('tr', {}, ...['Integration', 'Owner', 'Status', 'Moving', `Legacy (${view.windowDays} d)`, 'Legacy share', 'Last legacy', 'Deadline'].map((t, i) => h('th', { scope: 'col', class: i === 4 || i === 5 ? 'num' : null }, t))),
+          h(
+            'tr',
+            {},
+            ...['Integration', 'Owner', 'Status', 'Moving', `Legacy (${view.windowDays} d)`, 'Legacy share', 'People (legacy · modern)', 'Last legacy', 'Deadline'].map((t, i) =>
+              h('th', { scope: 'col', class: i >= 4 && i <= 6 ? 'num' : null }, t),
+            ),
+          ),
         ),
         h('tbody', {}, ...rows),
       ),
     ),
-    morePagesNote(view),
+    morePagesNote(view, words.fewer),
   );
 }
 
 /** The API sends the heaviest callers first, one page at a time: say how many are left out. */
-function morePagesNote(view: IntegrationsResponse): HTMLElement | null {
+function morePagesNote(view: IntegrationsResponse, fewer: string): HTMLElement | null {
   const shown = view.page.offset + view.integrations.length;
   const more = view.page.total - shown;
   if (more <= 0) return null;
-  return h('p', { class: 'muted small', 'data-testid': 'integrations-more' }, `Showing the first ${formatCount(shown)} of ${formatCount(view.page.total)} callers; ${formatCount(more)} more with less legacy traffic are not listed.`);
+  return h('p', { class: 'muted small', 'data-testid': 'integrations-more' }, `Showing the first ${formatCount(shown)} of ${formatCount(view.page.total)} callers; ${formatCount(more)} more ${fewer} are not listed.`);
 }

@@ -3,7 +3,7 @@
  * comes from /api/v1; this file only fetches, keeps the selection and hands answers to renderers.
  */
 import { ApiError, createApiClient } from './api-client.js';
-import type { FleetResponse, IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
+import type { FleetResponse, Integration, IntegrationsResponse, Plan, PlansResponse, ShareResponse, TrafficResponse, VolumeGroup } from './api-types.js';
 import { createEvaluateButton, loadAlerts } from './alerts-panel.js';
 import { loadAudit } from './audit-panel.js';
 import { createFleetCheckButton, loadFleet } from './fleet-panel.js';
@@ -16,6 +16,7 @@ import { createPauseDialog, renderPausesBanner } from './pause-dialog.js';
 import { createPlanForm } from './plan-form.js';
 import { renderPlans } from './plans-panel.js';
 import { renderHeader, renderPlanSelect } from './render-header.js';
+import { loadUnknownBase } from './unknown-base-panel.js';
 import { createShareCharts, updateShareCharts } from './share-chart.js';
 import { createTokenGate } from './token-gate.js';
 import { createVolumeChart, updateVolumeChart } from './volume-chart.js';
@@ -149,32 +150,53 @@ async function loadVolume(): Promise<void> {
 
 /** The integrations table's migration filter, asked of the API so its paging stays right. */
 let migrationFilter: string | null = null;
+/** The latest ask for the table: an answer to an older one (the filter or order changed since) is dropped. */
+let integrationsAsked = 0;
+/** The callers the table shows, whose keys a caller's dialog offers to join into it. */
+let tableCallers: readonly Integration[] = [];
 
 async function loadIntegrations(): Promise<void> {
   const body = byId('integrations-body');
   const split = byId('split-body');
   if (body.childElementCount === 0) replaceChildren(body, loading('integrations'));
   if (split.childElementCount === 0) replaceChildren(split, loading('the split'));
+  const asked = ++integrationsAsked;
   try {
-    const integrations = await api.get<IntegrationsResponse>('/integrations', migrationFilter === null ? {} : { migration: migrationFilter });
+    const integrations = await api.get<IntegrationsResponse>('/integrations', {
+      ...(migrationFilter === null ? {} : { migration: migrationFilter }),
+      ...(view.order === 'legacy' ? {} : { orderBy: view.order }),
+    });
+    if (asked !== integrationsAsked) return;
     renderSplit(split, integrations);
     const planLabels = new Map(plans.map((plan) => [plan.id, formatScope(plan.scope)]));
-    const filter = {
+    const migration = {
       value: migrationFilter,
       onChange(value: string | null) {
         migrationFilter = value;
         void loadIntegrations();
       },
     };
-    renderIntegrationsTable(body, integrations, planLabels, (integration) => integrationDialog.open(integration), filter);
+    // The order is the reader's choice, in the hash like the range: a reload or a link keeps it.
+    const order = {
+      value: view.order,
+      onChange(value: ViewState['order']) {
+        view.order = value;
+        writeViewState(view);
+        void loadIntegrations();
+      },
+    };
+    tableCallers = integrations.integrations;
+    renderIntegrationsTable(body, integrations, planLabels, (integration) => integrationDialog.open(integration, integrations.windowDays), { migration, order });
     body.dataset.loaded = 'true';
   } catch (error) {
+    if (asked !== integrationsAsked) return;
     replaceChildren(body, failureLine('Integrations', error));
     replaceChildren(split);
   }
 }
 
-const integrationDialog = createIntegrationDialog(api, loadIntegrations);
+// A join moves counts between callers: the plans' gates, the share's callers, the table and the audit trail are read again.
+const integrationDialog = createIntegrationDialog(api, { onSaved: loadIntegrations, onJoined: loadPlansAndShare, tableCallers: () => tableCallers });
 const planForm = createPlanForm(api, loadPlansAndShare);
 const pauseDialog = createPauseDialog(api, loadPlansAndShare, (message) => byId('plans-body').prepend(errorLine(message)));
 const planActions = {
@@ -201,7 +223,7 @@ const planActions = {
 
 async function refreshAll(): Promise<void> {
   document.body.dataset.refreshing = 'true';
-  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions), loadFleet(api, byId('fleet-body')).then(renderNodeSelect)]);
+  await Promise.allSettled([loadPlansAndShare(), loadVolume(), loadAlerts(api, alertsBody, alertsActions), loadFleet(api, byId('fleet-body')).then(renderNodeSelect), loadUnknownBase(api, byId('unknown-base-body'))]);
   delete document.body.dataset.refreshing;
 }
 

@@ -75,6 +75,23 @@ function splitSection({ legacy }: DigestResponse['callers']): HTMLElement {
       figure('All legacy work', formatCount(legacy.total), 'split-total'),
     ),
     h('p', { class: 'muted small' }, 'Identifiable callers can be phoned; the unknown installed base only hears of the retirement from the announcement headers and the refusals.'),
+    peopleFigures(legacy.people),
+  );
+}
+
+/** Distinct people behind the legacy work, week on week; said only where a verified credential named someone. */
+function peopleFigures(people: DigestResponse['callers']['legacy']['people']): HTMLElement | null {
+  if (people.thisWeek === 0 && people.lastWeek === 0) return null;
+  return h(
+    'div',
+    { class: 'digest-group', 'data-testid': 'split-people-group' },
+    h(
+      'dl',
+      { class: 'digest-figures' },
+      figure('People on legacy this week', formatCount(people.thisWeek), 'split-people'),
+      figure('The week before', formatCount(people.lastWeek), 'split-people-previous'),
+    ),
+    h('p', { class: 'muted small' }, 'Distinct people served legacy work, as verified credentials (OAuth tokens) named them: one person behind two callers counts once.'),
   );
 }
 
