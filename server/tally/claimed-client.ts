@@ -19,7 +19,19 @@ const PRODUCT = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64})(?:\/([!#$%&'*+.^_`|~0-9A-Za
 
 export function claimedClientOf(clientInfo: ClientInfoHint | undefined, userAgent: string | undefined): ClaimedClient {
   if (clientInfo !== undefined && clientInfo.name !== '') return { kind: 'client-info', name: clientInfo.name, version: clientInfo.version };
-  const product = userAgent === undefined ? null : PRODUCT.exec(userAgent.trim());
-  if (product === null) return NO_CLAIM;
-  return { kind: 'user-agent', name: product[1]!, version: product[2] ?? '' };
+  return userAgentProduct(userAgent);
+}
+
+// Most unnamed traffic repeats one User-Agent: the last one read is kept, so a repeat costs a comparison.
+let lastAgent: string | undefined;
+let lastProduct: ClaimedClient = NO_CLAIM;
+
+/** The product a User-Agent starts with, as a claim; NO_CLAIM when it names none. */
+export function userAgentProduct(userAgent: string | undefined): ClaimedClient {
+  if (userAgent === undefined) return NO_CLAIM;
+  if (userAgent === lastAgent) return lastProduct;
+  const product = PRODUCT.exec(userAgent.trim());
+  lastAgent = userAgent;
+  lastProduct = product === null ? NO_CLAIM : Object.freeze({ kind: 'user-agent', name: product[1]!, version: product[2] ?? '' });
+  return lastProduct;
 }

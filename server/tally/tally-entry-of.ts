@@ -1,7 +1,6 @@
 import type { ClassifiedMessage, ClientInfoHint } from '../protocol/classified-message.js';
 import type { Outcome } from '../protocol/vocabulary.js';
 import type { TallyEntry } from './tally.js';
-import { claimedClientOf } from './claimed-client.js';
 
 /** A settled message with the caller the sidecar identified; every sidecar form produces one. */
 export interface SettledMessage {
@@ -37,8 +36,9 @@ export function tallyEntryOf(settled: SettledMessage): TallyEntry {
     wouldBlock: attrs.wouldBlock === true,
     ...(settled.seconds === undefined ? {} : { seconds: settled.seconds }),
     ...(settled.refusal === undefined ? {} : { refusal: settled.refusal }),
-    ...(attrs.subject === undefined ? {} : { subject: attrs.subject }),
+    subject: attrs.subject,
     // Only for the unknown base: what a named caller claims to be is kept on its record instead.
-    ...(attrs.source === 'anonymous' ? { claim: claimedClientOf(settled.clientInfo, attrs.userAgent) } : {}),
+    unnamed: attrs.source === 'anonymous',
+    userAgent: attrs.userAgent,
   };
 }

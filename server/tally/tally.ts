@@ -4,7 +4,10 @@ import { durationBucket, OPERATION_DURATION_BOUNDS } from '../protocol/otel-attr
 import { isLegacyServed, isLegacyWorkServed, isServed } from '../protocol/served.js';
 import { classifyRequest, isWorkRequest } from '../protocol/work-request.js';
 import { NO_VERSION, OVERFLOW_LABEL, type ClaimCell, type IntegrationSighting, type PersonSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
-import type { ClaimedClient } from './claimed-client.js';
+import { claimedClientOf, type ClaimedClient } from './claimed-client.js';
+
+/** Where claims past the cap are counted: `other`, of the kind they claimed. */
+const OTHER_CLAIM_ID = '\u0000other\u0000';
 
 export interface TallyOptions {
   node: string;
@@ -34,8 +37,10 @@ export interface TallyEntry {
   refusal?: { plan: number; cause: string };
   /** The person behind the caller's credential, as a keyed digest, when a verified one named them. */
   subject?: string;
-  /** For a caller no mechanism named: what its client claimed to be. */
-  claim?: ClaimedClient;
+  /** True for a caller no mechanism named: its served work describes the unknown base. */
+  unnamed?: boolean;
+  /** Its User-Agent, read when its client claims nothing by clientInfo. */
+  userAgent?: string | undefined;
 }
 
 /** Refusals of one cell by one plan for one cause: what `blocked` does not say by itself. */
@@ -99,7 +104,8 @@ export class Tally {
   private drainedRefusals: RefusalCell[] = [];
   // A person counts once per caller, day and path: the set is the batch's, bounded like the cells.
   private people = new Map<string, PersonSighting>();
-  private claims = new Map<string, ClaimCell>();
+  // Claimed client (kind, name, version) → its cells of the window.
+  private claims = new Map<string, ClaimCell[]>();
   private readonly claimNames: Admitted;
   private readonly maxPeople: number;
   private overflowedPeople = 0;
@@ -163,7 +169,7 @@ export class Tally {
     if (entry.subject !== undefined && integration !== OVERFLOW_LABEL && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) {
       this.countPerson(entry.subject, { ...labels, version: versionLabel, integration }, at);
     }
-    if (entry.claim !== undefined && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) this.countClaim(entry.claim, labels, at);
+    if (entry.unnamed === true && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) this.countClaim(claimedClientOf(entry.clientInfo, entry.userAgent), labels, at);
   }
 
   private countClaim(claim: ClaimedClient, labels: TallyEntry['labels'], at: number): void {
@@ -171,13 +177,24 @@ export class Tally {
     const era = isLegacyServed(labels.era, labels.outcome) ? 'legacy' : labels.era;
     // Claims are the client's text: past the cap on distinct ones (name and version) they fold into
     // `other`, so a flood of made-up names costs bounded memory here and bounded rows in the store.
-    const known = claim.kind === 'none' || this.claimNames.admit(`${claim.kind}\u0000${claim.name}\u0000${claim.version}`);
-    const name = known ? claim.name : OVERFLOW_LABEL;
-    const version = known ? claim.version : '';
-    const key = `${day}\u0000${era}\u0000${claim.kind}\u0000${name}\u0000${version}`;
-    const cell = this.claims.get(key);
-    if (cell !== undefined) cell.count += 1;
-    else this.claims.set(key, { day, node: this.options.node, era, kind: claim.kind, name, version, count: 1 });
+    const id = `${claim.kind}\u0000${claim.name}\u0000${claim.version}`;
+    const known = claim.kind === 'none' || this.claimNames.admit(id);
+    const cellsId = known ? id : `${OTHER_CLAIM_ID}${claim.kind}`;
+    const cells = this.claims.get(cellsId) ?? this.newClaimCells(cellsId);
+    // One claim's cells in a window are one per day and era: a few, found by a scan.
+    for (const cell of cells) {
+      if (cell.day === day && cell.era === era) {
+        cell.count += 1;
+        return;
+      }
+    }
+    cells.push({ day, node: this.options.node, era, kind: claim.kind, name: known ? claim.name : OVERFLOW_LABEL, version: known ? claim.version : '', count: 1 });
+  }
+
+  private newClaimCells(id: string): ClaimCell[] {
+    const cells: ClaimCell[] = [];
+    this.claims.set(id, cells);
+    return cells;
   }
 
   private countPerson(subject: string, labels: TrafficLabels, at: number): void {
@@ -198,7 +215,7 @@ export class Tally {
     const batch: TallyBatch = { cells: [...this.cells.values()], integrations: [...this.sightings.values()] };
     if (this.people.size > 0) batch.people = [...this.people.values()];
     this.people = new Map();
-    if (this.claims.size > 0) batch.claims = [...this.claims.values()];
+    if (this.claims.size > 0) batch.claims = [...this.claims.values()].flat();
     this.claims = new Map();
     this.drainedDurations = [...this.durations.values()];
     this.durations = new Map();

@@ -57,8 +57,20 @@ describe('Tally: the people behind each caller', () => {
 });
 
 describe('Tally: the unknown base by claimed client', () => {
-  const anonymous = (labels: Partial<TallyEntry['labels']>, claim: TallyEntry['claim']): TallyEntry => ({ ...entry({ integration: 'anonymous', ...labels }, null), integrationSource: 'anonymous', claim });
-  const desk = { kind: 'client-info' as const, name: 'Desk Host', version: '1.2.0' };
+  const anonymous = (labels: Partial<TallyEntry['labels']>, claim: { clientInfo?: { name: string; version: string }; userAgent?: string }): TallyEntry => ({
+    ...entry({ integration: 'anonymous', ...labels }, null),
+    integrationSource: 'anonymous',
+    unnamed: true,
+    clientInfo: claim.clientInfo,
+    userAgent: claim.userAgent,
+  });
+  const desk = { clientInfo: { name: 'Desk Host', version: '1.2.0' } };
+
+  test('a named caller\'s work describes nothing: only the unknown base is described', () => {
+    const tally = new Tally({ node: 'n', now: () => T0 });
+    tally.add({ ...entry({}, null), clientInfo: { name: 'Desk Host', version: '1.2.0' }, userAgent: 'curl/8', unnamed: false });
+    expect(tally.drain().claims).toBeUndefined();
+  });
 
   test('counts served work of unnamed callers per day, era and claim, a modern request the legacy path answered as legacy', () => {
     const tally = new Tally({ node: 'n', now: () => T0 });
@@ -72,7 +84,7 @@ describe('Tally: the unknown base by claimed client', () => {
 
   test('past maxClaims distinct claims, newcomers are counted as `other`, so made-up names cost bounded memory and rows', () => {
     const tally = new Tally({ node: 'n', now: () => T0, maxClaims: 2 });
-    for (let i = 0; i < 50; i += 1) tally.add(anonymous({}, { kind: 'user-agent', name: `bot-${i}`, version: '' }));
+    for (let i = 0; i < 50; i += 1) tally.add(anonymous({}, { userAgent: `bot-${i}` }));
     expect(tally.drain().claims?.map((c) => [c.name, c.count])).toEqual([
       ['bot-0', 1],
       ['bot-1', 1],
