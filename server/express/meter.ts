@@ -122,8 +122,8 @@ export function meter(options?: MeterOptions): MeterMiddleware {
       return false;
     }
     const attrs: MeteredCaller = { ...identify(req) };
-    const hadCredential = req.headers.authorization !== undefined;
-    res.once('finish', () => authChallenge.observe(res.statusCode, hadCredential, res.getHeader('www-authenticate') as string | string[] | undefined));
+    // Only an answer to a request with no credential says how to sign in: others need no listener.
+    if (req.headers.authorization === undefined) res.once('finish', () => authChallenge.observe(res.statusCode, false, res.getHeader('www-authenticate') as string | string[] | undefined));
     if (policy?.current().enforcing === true) {
       new EnforcedRequest(requestMeter, gate, req, res, next, method, path, attrs).run();
       return true;
