@@ -1,10 +1,11 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { cleanClientName } from './clean-client-name.js';
 import { clientIdUrlProblem } from './client-id-url-problem.js';
 import { isPublicAddress } from './is-public-address.js';
+import { fetchJson, FetchProblem } from './fetch-json.js';
 
 /** The draft's recommended upper bound on a Client ID Metadata Document; a longer one is refused. */
 export const MAX_CLIENT_DOCUMENT_BYTES = 5 * 1024;
@@ -57,47 +58,8 @@ function guardedLookup(resolve: (hostname: string) => Promise<LookupAddress[]>, 
   };
 }
 
-function describe(error: unknown, options: FetchClientNameOptions): string {
-  if (options.signal?.aborted === true) return 'stopped';
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `timed out after ${options.timeoutMs} ms`;
-  // undici keeps what went wrong on the socket (a refused address, a certificate) in the cause.
-  const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  if (root instanceof AddressRefused) return root.message;
-  if (root instanceof Error) {
-    const code = (root as { code?: unknown }).code;
-    return typeof code === 'string' ? `${root.message} (${code})` : root.message;
-  }
-  return String(root);
-}
-
-/** Stops reading an answer; the abort this raises on the stream is expected, not a fault. */
-function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-async function readCapped(body: Dispatcher.ResponseData['body']): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_CLIENT_DOCUMENT_BYTES) {
-      // The rest is never read: a client's server must not be able to make this side read without end.
-      discard(body);
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-function nameOf(text: string, url: string): ClientNameAnswer {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    return { kind: 'failed', reason: 'the answer is not JSON' };
-  }
+function nameOf(document: unknown, url: string): ClientNameAnswer {
+  if (document === undefined) return { kind: 'failed', reason: 'the answer is not JSON' };
   if (typeof document !== 'object' || document === null || Array.isArray(document)) return { kind: 'failed', reason: 'the answer is not a JSON object' };
   const fields = document as Record<string, unknown>;
   // A document that names another client speaks for that client, not this one.
@@ -107,31 +69,26 @@ function nameOf(text: string, url: string): ClientNameAnswer {
 }
 
 async function fetchWith(url: string, agent: Agent, options: FetchClientNameOptions): Promise<ClientNameAnswer> {
-  let answer: Dispatcher.ResponseData;
+  let answer;
   try {
-    answer = await request(url, {
-      method: 'GET',
-      headers: { accept: 'application/json', 'user-agent': 'mcp-sunset' },
-      signal: options.signal === undefined ? AbortSignal.timeout(options.timeoutMs) : AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]),
-      dispatcher: agent,
-    });
+    answer = await fetchJson(url, { timeoutMs: options.timeoutMs, maxBytes: MAX_CLIENT_DOCUMENT_BYTES, dispatcher: agent, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
-    return { kind: 'failed', reason: describe(error, options) };
+    if (options.signal?.aborted === true) return { kind: 'failed', reason: 'stopped' };
+    if (error instanceof FetchProblem && error.tooLarge) return { kind: 'failed', reason: `the document is larger than ${MAX_CLIENT_DOCUMENT_BYTES} bytes` };
+    // A refused address is said as it is, wherever undici wrapped it.
+    const refused = error instanceof FetchProblem && refusedAddress(error.cause);
+    return { kind: 'failed', reason: refused === false ? (error instanceof Error ? error.message : String(error)) : refused };
   }
-  if (answer.statusCode !== 200) {
-    discard(answer.body);
-    // A redirect is refused, never followed: the document must be at the URL that is the client's id.
-    if (answer.statusCode >= 300 && answer.statusCode < 400) return { kind: 'failed', reason: `HTTP ${answer.statusCode}: redirect not followed` };
-    return { kind: 'failed', reason: `HTTP ${answer.statusCode}` };
-  }
-  let bytes: Buffer | undefined;
-  try {
-    bytes = await readCapped(answer.body);
-  } catch (error) {
-    return { kind: 'failed', reason: describe(error, options) };
-  }
-  if (bytes === undefined) return { kind: 'failed', reason: `the document is larger than ${MAX_CLIENT_DOCUMENT_BYTES} bytes` };
-  return nameOf(bytes.toString('utf8'), url);
+  // A redirect is refused, never followed: the document must be at the URL that is the client's id.
+  if (answer.status >= 300 && answer.status < 400) return { kind: 'failed', reason: `HTTP ${answer.status}: redirect not followed` };
+  if (answer.status !== 200) return { kind: 'failed', reason: `HTTP ${answer.status}` };
+  return nameOf(answer.json, url);
+}
+
+/** The message of an AddressRefused anywhere in an error's causes, or false. */
+function refusedAddress(error: unknown): string | false {
+  for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth += 1) if (at instanceof AddressRefused) return at.message;
+  return false;
 }
 
 /**
@@ -161,8 +118,6 @@ export async function fetchClientName(url: string, options: FetchClientNameOptio
   });
   try {
     return await fetchWith(url, agent, options);
-  } catch (error) {
-    return { kind: 'failed', reason: describe(error, options) };
   } finally {
     await agent.destroy().catch(() => undefined);
   }

@@ -147,6 +147,16 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     return gateExchange(options.meter, facts, caller, options.policy?.(), now, options.onInternalError, options.bridge, challenge);
   }
 
+  /** Forwards a request; a fault of the sidecar's own answers 502 rather than leave the client hanging. */
+  function run(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
+    try {
+      forward(req, res, body);
+    } catch (error) {
+      options.onInternalError(error, 'forward');
+      if (!res.headersSent) res.writeHead(502).end();
+    }
+  }
+
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
     const { exchange, decision, refusal, bridged, relayCaller } = begin(req, body);
     if (refusal !== undefined) return refuse(req, res, body, refusal, decision.headers);
@@ -284,14 +294,6 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
 
   return {
     handle(req, res) {
-      const run = (body: CappedBody | undefined) => {
-        try {
-          forward(req, res, body);
-        } catch (error) {
-          options.onInternalError(error, 'forward');
-          if (!res.headersSent) res.writeHead(502).end();
-        }
-      };
       const guarded = (body: CappedBody | undefined) => {
         let waiting: Promise<void> | undefined;
         try {
@@ -299,10 +301,10 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         } catch (error) {
           options.onInternalError(error, 'identify');
         }
-        if (waiting === undefined) return run(body);
+        if (waiting === undefined) return run(req, res, body);
         // A token seen for the first time: its verdict (or the wait's bound) first, then the request.
         // A client gone meanwhile sent nothing on, and nothing of it is counted.
-        const go = () => (res.destroyed || req.socket.destroyed ? undefined : run(body));
+        const go = () => (res.destroyed || req.socket.destroyed ? undefined : run(req, res, body));
         waiting.then(go, go);
       };
       if (req.method !== 'POST') return guarded(undefined);

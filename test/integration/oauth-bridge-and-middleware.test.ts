@@ -8,6 +8,9 @@ import { meter, type MeterMiddleware } from '../../server/express/index.js';
 import { listTraffic } from '../../server/store/sqlite/list-traffic.js';
 import type { TrafficDimension } from '../../server/store/records/traffic-series.js';
 import { openDatabase } from '../../server/store/sqlite/open-database.js';
+import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
+import { planInput } from '../support/plan-input.js';
+import { dayFromNow, errorOf } from '../support/enforcement-peers.js';
 import type { Peer } from '../peers/listen-peer.js';
 import { callsAcrossRefreshes, connectV1, SignedInUser, signIn } from '../peers/oauth-clients.js';
 import { OAuthResource } from '../peers/oauth-resource.js';
@@ -27,6 +30,11 @@ const CLIENTS: RegisteredClient[] = [DESK, REPORTS].map((clientId) => ({ clientI
 
 const ACCEPT = ['Content-Type', 'application/json', 'Accept', 'application/json, text/event-stream'];
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} });
+
+function headerOf(response: RawResponse, name: string): string | undefined {
+  const at = response.rawHeaders.findIndex((header, i) => i % 2 === 0 && header.toLowerCase() === name);
+  return at === -1 ? undefined : response.rawHeaders[at + 1];
+}
 
 /** A `tools/list` in a legacy session, with this bearer token. */
 function inSession(url: URL, sessionId: string, token: string): Promise<RawResponse> {
@@ -163,5 +171,62 @@ describe('the Express middleware with OAuth callers', () => {
     expect(totals(db, 'integration', { outcome: 'served', method: 'tools/call' })).toEqual({ [desk]: 6, [reports]: 6 });
     // Besides, only each first attempt, made before signing in: anonymous, and refused by the server's bearer check.
     expect(totals(db, 'outcome', { integration: 'anonymous' })).toEqual({ 'client-error': 4 });
+  });
+});
+
+describe('the Express middleware under a cut, with OAuth callers', () => {
+  let as: AuthorizationServer;
+  let resource: OAuthResource;
+  let peer: Peer;
+  let metered: MeterMiddleware | undefined;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'mcp-sunset-oauth-express-cut-'));
+    const db = join(folder, 'sunset.db');
+    // The legacy era retired yesterday; the desk application is exempt for a month.
+    const store = openDatabase(db);
+    insertPlan(store.db, planInput({ retireDate: dayFromNow(-1), announceDate: dayFromNow(-90), exemptions: [{ integration: desk, until: dayFromNow(30), note: 'migrating' }] }), Date.now());
+    store.close();
+    let resourceUrl = '';
+    as = await startAuthorizationServer({ clients: CLIENTS, accessTokenFormat: 'jwt', resource: () => resourceUrl });
+    resource = new OAuthResource(as.issuer, { kind: 'jwt' });
+    peer = await startV1SessionServer({ oauth: resource, before: (req, res, next) => metered!(req, res, next) });
+    resourceUrl = peer.url.href;
+    resource.setResource(peer.url);
+    metered = meter({
+      db,
+      node: 'app-cut',
+      logger: pino({ level: 'silent' }),
+      identity: { oauth: { issuers: [{ issuer: as.issuer, audience: resourceUrl }] } },
+      enforcement: { supportedVersions: ['2026-07-28', '2025-11-25'] },
+    });
+  });
+  afterAll(async () => {
+    await peer?.close();
+    await metered?.close();
+    await as?.close();
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('a refused request with no credential gets the challenge the app itself sends, so a new person of the exempt application signs in and is served; another application is refused', async () => {
+    // The app answers a request with no credential that no plan refuses (a modern one) with its 401 and challenge: the middleware learns it.
+    const modern = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const asked = await rawRequest(peer.url, 'POST', [...ACCEPT, 'MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/list'], modern);
+    expect(asked.status).toBe(401);
+    const challenge = headerOf(asked, 'www-authenticate');
+    // The app's own words (the SDK's bearer check names the error), not the challenge the middleware would make from its settings.
+    expect(challenge).toMatch(/^Bearer error="invalid_token".*resource_metadata=/);
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const refused = await rawRequest(peer.url, 'POST', ACCEPT, initialize);
+    expect({ status: refused.status, challenge: headerOf(refused, 'www-authenticate') }).toEqual({ status: 401, challenge });
+
+    const alice = new SignedInUser(as, DESK, 'alice');
+    const client = await connectV1(peer.url, alice);
+    expect(await client.add(1, 2)).toBe('3');
+    await client.close();
+    const dave = new SignedInUser(as, REPORTS, 'dave');
+    expect((await errorOf(() => connectV1(peer.url, dave))).message).toContain('-32022');
+    expect(resource.accepted.filter((t) => t.clientId === REPORTS)).toEqual([]);
   });
 });
