@@ -3,6 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** Tests that need a Postgres server: only a run that includes one of them starts it. */
 const POSTGRES_TESTS = ['test/store/contract/**/*.test.ts', 'test/store/postgres/**/*.test.ts'];
 
+/** The CLI built once per run, which spawnCli runs (test/support/cli-bundle-global-setup.ts). */
+const CLI_BUNDLE = 'test/support/cli-bundle-global-setup.ts';
+
 export default defineConfig({
   test: {
     // Bounds, not assertions: many tests spawn the real CLI or real SDK peers, which a loaded
@@ -16,11 +19,16 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_TESTS] },
+        test: {
+          name: 'default',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
+          globalSetup: [CLI_BUNDLE],
+        },
       },
       {
         extends: true,
-        test: { name: 'postgres', include: POSTGRES_TESTS, globalSetup: ['test/support/postgres-global-setup.ts'] },
+        test: { name: 'postgres', include: POSTGRES_TESTS, globalSetup: [CLI_BUNDLE, 'test/support/postgres-global-setup.ts'] },
       },
     ],
   },

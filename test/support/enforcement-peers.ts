@@ -88,10 +88,12 @@ export async function v1Outcome(url: URL): Promise<string> {
   }
 }
 
-/** Asks again and again until a v1 client gets `want` or `withinMs` have passed; answers the last outcome. */
-export async function v1OutcomeWithin(url: URL, want: string, withinMs: number): Promise<string> {
-  const from = Date.now();
-  let last = await v1Outcome(url);
-  while (last !== want && Date.now() - from < withinMs) last = await v1Outcome(url);
-  return last;
+/**
+ * Waits until a node has compiled the stored policy version `version` (or a later one): the event
+ * after which every request it takes meets that policy. A node checks the stored version every
+ * second (create-policy-refresher.ts, whose tests hold that cadence); a test waits for the event
+ * rather than asserting the wall-clock time it took, so a loaded machine cannot fail it.
+ */
+export async function policyInForce(nodeVersion: () => number | undefined, version: number): Promise<void> {
+  while ((nodeVersion() ?? -1) < version) await new Promise((resolve) => setTimeout(resolve, 20));
 }

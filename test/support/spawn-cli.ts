@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -13,11 +14,12 @@ export interface CliRun {
 }
 
 /**
- * Runs the real CLI entry point from source, as a user would run the built one; or, given `entry`,
+ * Runs the real CLI as a user would run the built one: the run's bundle of server/cli/main.ts (see
+ * cli-bundle-global-setup.ts), or the source under tsx where no run provides one; or, given `entry`,
  * an already built entry point (see stageCliBundle).
  */
 export function spawnCli(args: string[], options: SpawnOptionsWithoutStdio & { entry?: string } = {}): CliRun {
-  const { entry, ...spawnOptions } = options;
+  const { entry = runBundle(), ...spawnOptions } = options;
   const command = entry === undefined ? ['--import', 'tsx', join(PROJECT_ROOT, 'server', 'cli', 'main.ts')] : [entry];
   const child = spawn(process.execPath, [...command, ...args], {
     cwd: PROJECT_ROOT,
@@ -55,4 +57,13 @@ export async function waitForDashboard(run: CliRun, timeoutMs = 20_000): Promise
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the dashboard did not start:\n${run.stdout()}\n${run.stderr()}`);
+}
+
+function runBundle(): string | undefined {
+  try {
+    return inject('cliEntry');
+  } catch {
+    // Outside a vitest worker (a script importing this helper) there is nothing injected.
+    return undefined;
+  }
 }
