@@ -60,3 +60,11 @@ export function isModernVersion(version: string): boolean {
 export function isLegacyVersion(version: string): boolean {
   return LEGACY_VERSIONS.has(version);
 }
+
+/**
+ * True for a revision either era published (or a draft string the SDKs sent): a value counting
+ * never folds into `other`, however many unknown versions arrive (design invariant 11).
+ */
+export function isKnownVersion(version: string): boolean {
+  return MODERN_VERSIONS.has(version) || LEGACY_VERSIONS.has(version);
+}
