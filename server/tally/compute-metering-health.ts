@@ -21,8 +21,13 @@ export interface MeteringHealthReport {
     refusedCells: number;
     /** Why counts were last lost for good; null while none were. */
     lastDropReason: string | null;
+    /** Events counted with a method, version or caller of `other` because a cap was reached. */
     overflowedEvents: number;
+    /** Of those, by the cap that folded them (one event may be in several): callers, versions, methods, and the cells of a flush window. */
     overflowedCallerEvents: number;
+    overflowedVersionEvents: number;
+    overflowedMethodEvents: number;
+    overflowedCellEvents: number;
     /** People not counted because a flush window already held as many as the tally keeps. */
     overflowedPeople: number;
     meteringErrors: number;
@@ -92,6 +97,9 @@ export function computeMeteringHealth(input: MeteringHealthInput): MeteringHealt
       lastDropReason: flush.lastDropReason ?? null,
       overflowedEvents: counts.overflowedEvents,
       overflowedCallerEvents: counts.overflowedCallerEvents,
+      overflowedVersionEvents: counts.overflowedVersionEvents,
+      overflowedMethodEvents: counts.overflowedMethodEvents,
+      overflowedCellEvents: counts.overflowedCellEvents,
       overflowedPeople: counts.overflowedPeople,
       meteringErrors: input.meteringErrors,
       failedFlushes: flush.failedFlushes,

@@ -1,23 +1,48 @@
 import { bucketStart } from '../lib/time-bucket.js';
-import { MAX_LABEL_CHARS } from '../protocol/classified-message.js';
+import { isKnownMethod } from '../protocol/method-names.js';
 import { durationBucket, OPERATION_DURATION_BOUNDS } from '../protocol/otel-attributes.js';
 import { isLegacyServed, isLegacyWorkServed, isServed } from '../protocol/served.js';
+import { isKnownVersion } from '../protocol/versions.js';
 import { classifyRequest, isWorkRequest } from '../protocol/work-request.js';
+import { HeavyLabels } from './heavy-labels.js';
 import { NO_VERSION, OVERFLOW_LABEL, type ClaimCell, type IntegrationSighting, type PersonSighting, type TallyBatch, type TallyCell, type TrafficLabels } from './tally-cell.js';
 import { claimedClientOf, type ClaimedClient } from './claimed-client.js';
 
 /** Where claims past the cap are counted: `other`, of the kind they claimed. */
 const OTHER_CLAIM_ID = '\u0000other\u0000';
 
+/**
+ * Caller sources a client cannot mint at will: an operator's header, map or name, an issuer's
+ * verified token, a CA's certificate. These callers are capped apart from bearer fingerprints
+ * (one per token, free to make up), so a flood of random tokens never competes with them.
+ */
+export const VERIFIED_CALLER_SOURCES: ReadonlySet<string> = new Set(['gateway-header', 'static-map', 'oauth', 'mtls-subject', 'configured-name']);
+
+/** The one caller with a fixed name: nobody named it. */
+const ANONYMOUS = 'anonymous';
+
+/**
+ * How long the caps weigh values over. A minute, the cells' own bucket: long enough that a caller
+ * or method with steady traffic is seen in every window (so it is never released), short enough
+ * that room held by junk returns within two minutes of its last event.
+ */
+export const CAP_WINDOW_MS = 60_000;
+
 export interface TallyOptions {
   node: string;
   now: () => number;
   /** Distinct cells held between flushes before free-text labels are folded into `other`. */
   maxCells?: number;
-  /** Distinct integrations, methods and versions admitted; later newcomers count as `other`. */
+  /**
+   * Distinct unknown callers (per pool: verified sources, and bearer fingerprints), methods and
+   * versions named at once; past it the lightest are counted as `other` (see HeavyLabels). Known
+   * revisions and methods, and `anonymous`, are always named.
+   */
   maxIntegrations?: number;
   maxMethods?: number;
   maxVersions?: number;
+  /** The window the caps weigh values over (default CAP_WINDOW_MS). */
+  capWindowMs?: number;
   /** Distinct people (caller, day, path, subject) held between flushes; past it, newcomers are not counted as people. */
   maxPeople?: number;
   /** Distinct claimed clients (name and version) kept as claimed; newcomers past it are counted as `other`. */
@@ -66,25 +91,19 @@ export interface TallyStats {
   events: number;
   /** Events whose method, version or integration was folded into `other` by a cap. */
   overflowedEvents: number;
-  /** Of those, events whose caller was past the cap on distinct integrations. */
+  /** Of those, events whose caller the callers cap counted as `other` (one event may be in several of these). */
   overflowedCallerEvents: number;
+  /** Of those, events whose version the versions cap (or its length) counted as `other`. */
+  overflowedVersionEvents: number;
+  /** Of those, events whose method the methods cap (or its length) counted as `other`. */
+  overflowedMethodEvents: number;
+  /** Of those, events the cells cap folded: a flush window already held `maxCells` cells. */
+  overflowedCellEvents: number;
   /** Events held in memory, not yet handed to a flush. */
   pendingEvents: number;
   cells: number;
   /** People not counted because a flush window already held `maxPeople` of them. */
   overflowedPeople: number;
-}
-
-/** A bounded set of admitted label values: past the cap, newcomers are refused. */
-class Admitted {
-  private readonly values = new Set<string>();
-  constructor(private readonly cap: number) {}
-  admit(value: string): boolean {
-    if (this.values.has(value)) return true;
-    if (this.values.size >= this.cap || value.length > MAX_LABEL_CHARS) return false;
-    this.values.add(value);
-    return true;
-  }
 }
 
 /**
@@ -106,51 +125,76 @@ export class Tally {
   private people = new Map<string, PersonSighting>();
   // Claimed client (kind, name, version) → its cells of the window.
   private claims = new Map<string, ClaimCell[]>();
-  private readonly claimNames: Admitted;
+  private readonly claimNames: HeavyLabels;
   private readonly maxPeople: number;
   private overflowedPeople = 0;
-  private readonly methods: Admitted;
-  private readonly versions: Admitted;
-  private readonly integrations: Admitted;
+  private readonly methods: HeavyLabels;
+  private readonly versions: HeavyLabels;
+  // Two pools, each of `maxIntegrations`: see VERIFIED_CALLER_SOURCES.
+  private readonly verifiedCallers: HeavyLabels;
+  private readonly fingerprints: HeavyLabels;
   private readonly maxCells: number;
+  private readonly capWindowMs: number;
+  // Where the caps' current window ends; the first add starts one.
+  private capWindowEnd = Number.NEGATIVE_INFINITY;
   private events = 0;
   private overflowed = 0;
   private overflowedCallers = 0;
+  private overflowedVersions = 0;
+  private overflowedMethods = 0;
+  private overflowedCells = 0;
   private pending = 0;
 
   constructor(private readonly options: TallyOptions) {
     this.maxCells = options.maxCells ?? 50_000;
     this.maxPeople = options.maxPeople ?? 100_000;
-    this.claimNames = new Admitted(options.maxClaims ?? 256);
-    this.methods = new Admitted(options.maxMethods ?? 256);
-    this.versions = new Admitted(options.maxVersions ?? 64);
-    this.integrations = new Admitted(options.maxIntegrations ?? 5_000);
+    this.capWindowMs = options.capWindowMs ?? CAP_WINDOW_MS;
+    this.claimNames = new HeavyLabels(options.maxClaims ?? 256);
+    this.methods = new HeavyLabels(options.maxMethods ?? 256);
+    this.versions = new HeavyLabels(options.maxVersions ?? 64);
+    this.verifiedCallers = new HeavyLabels(options.maxIntegrations ?? 5_000);
+    this.fingerprints = new HeavyLabels(options.maxIntegrations ?? 5_000);
   }
 
   add(entry: TallyEntry, at: number = this.options.now()): void {
     const { labels } = entry;
+    // Windows follow the clock of the adds; an add a little out of order stays in the current one.
+    if (at >= this.capWindowEnd) this.rollCapWindow(at);
     const version = labels.version ?? NO_VERSION;
-    const admittedIntegration = this.integrations.admit(labels.integration);
+    const admittedIntegration = this.admitCaller(labels.integration, entry.integrationSource);
     // Negotiation and plumbing methods are a closed set the share tells apart from work: never folded.
     const requestClass = classifyRequest(labels.kind, labels.method);
     const fixedMethod = requestClass === 'negotiation' || requestClass === 'plumbing';
-    let method = fixedMethod || this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
-    let versionLabel = this.versions.admit(version) ? version : OVERFLOW_LABEL;
+    // Invariant 11: caps fold the unknown, never the known. Known methods and revisions take no room.
+    const knownMethod = fixedMethod || isKnownMethod(labels.method);
+    const knownVersion = version === NO_VERSION || isKnownVersion(version);
+    let method = knownMethod || this.methods.admit(labels.method) ? labels.method : OVERFLOW_LABEL;
+    let versionLabel = knownVersion || this.versions.admit(version) ? version : OVERFLOW_LABEL;
     let integration = admittedIntegration ? labels.integration : OVERFLOW_LABEL;
-    let folded = method !== labels.method || versionLabel !== version || integration !== labels.integration;
+    // Which cap folded what, for /healthz; taken before the cells cap, which is reported apart.
+    const methodCapped = method !== labels.method;
+    const versionCapped = versionLabel !== version;
+    let cellsCapped = false;
     const minute = bucketStart(at, 'minute');
     let key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
     let cell = this.cells.get(key);
     if (cell === undefined && this.cells.size >= this.maxCells) {
-      // Closed-vocabulary labels (era, transport, reason, outcome, a negotiation or plumbing method) stay exact: the share depends on them.
-      versionLabel = integration = OVERFLOW_LABEL;
-      if (!fixedMethod) method = OVERFLOW_LABEL;
-      folded = true;
+      // Closed-vocabulary labels (era, transport, reason, outcome, a known method or revision) stay
+      // exact: the share and a plan scoped to a version depend on them, and they are a bounded set.
+      cellsCapped = true;
+      integration = OVERFLOW_LABEL;
+      if (!knownVersion) versionLabel = OVERFLOW_LABEL;
+      if (!knownMethod) method = OVERFLOW_LABEL;
       key = cellKey(minute, labels.era, labels.transport, labels.reason, versionLabel, method, labels.kind, labels.outcome, integration);
       cell = this.cells.get(key);
     }
-    if (folded) this.overflowed += 1;
-    if (!admittedIntegration) this.overflowedCallers += 1;
+    if (methodCapped || versionCapped || !admittedIntegration || cellsCapped) {
+      this.overflowed += 1;
+      if (methodCapped) this.overflowedMethods += 1;
+      if (versionCapped) this.overflowedVersions += 1;
+      if (!admittedIntegration) this.overflowedCallers += 1;
+      if (cellsCapped) this.overflowedCells += 1;
+    }
     if (cell === undefined) {
       cell = { ...labels, version: versionLabel, method, integration, minute, node: this.options.node, count: 0, mismatchCount: 0, wouldBlockCount: 0 };
       this.cells.set(key, cell);
@@ -170,6 +214,22 @@ export class Tally {
       this.countPerson(entry.subject, { ...labels, version: versionLabel, integration }, at);
     }
     if (entry.unnamed === true && isWorkRequest(labels.kind, labels.method) && isServed(labels.outcome)) this.countClaim(claimedClientOf(entry.clientInfo, entry.userAgent), labels, at);
+  }
+
+  /** Whether a caller is counted under its own name: `anonymous` always, others by their pool's cap. */
+  private admitCaller(integration: string, source: string): boolean {
+    if (source === ANONYMOUS && integration === ANONYMOUS) return true;
+    return (VERIFIED_CALLER_SOURCES.has(source) ? this.verifiedCallers : this.fingerprints).admit(integration);
+  }
+
+  private rollCapWindow(at: number): void {
+    // Every window that passed ends at once: a value idle through the gap is released, as it should be.
+    this.methods.roll();
+    this.versions.roll();
+    this.verifiedCallers.roll();
+    this.fingerprints.roll();
+    this.claimNames.roll();
+    this.capWindowEnd = (Math.floor(at / this.capWindowMs) + 1) * this.capWindowMs;
   }
 
   private countClaim(claim: ClaimedClient, labels: TallyEntry['labels'], at: number): void {
@@ -264,7 +324,17 @@ export class Tally {
   }
 
   stats(): TallyStats {
-    return { events: this.events, overflowedEvents: this.overflowed, overflowedCallerEvents: this.overflowedCallers, pendingEvents: this.pending, cells: this.cells.size, overflowedPeople: this.overflowedPeople };
+    return {
+      events: this.events,
+      overflowedEvents: this.overflowed,
+      overflowedCallerEvents: this.overflowedCallers,
+      overflowedVersionEvents: this.overflowedVersions,
+      overflowedMethodEvents: this.overflowedMethods,
+      overflowedCellEvents: this.overflowedCells,
+      pendingEvents: this.pending,
+      cells: this.cells.size,
+      overflowedPeople: this.overflowedPeople,
+    };
   }
 
   private sight(key: string, entry: TallyEntry, legacy: boolean, at: number): void {

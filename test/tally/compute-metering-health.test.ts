@@ -8,7 +8,7 @@ const HEALTHY: MeteringHealthInput = {
   now: Date.UTC(2026, 11, 1, 12, 1, 30, 400),
   store: { path: 'a.db', available: true, error: undefined },
   flush: { lastFlushAt: Date.UTC(2026, 11, 1, 12, 1, 30), lastAttemptAt: undefined, lastError: undefined, consecutiveFailures: 0, failedFlushes: 2, droppedEvents: 0, retainedEvents: 0, spilledEvents: 0, refusedEvents: 0, refusedCells: 0, lastDropReason: undefined },
-  counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2, overflowedPeople: 0 },
+  counts: { events: 10, overflowedEvents: 1, overflowedCallerEvents: 0, overflowedVersionEvents: 1, overflowedMethodEvents: 0, overflowedCellEvents: 0, pendingEvents: 3, cells: 2, overflowedPeople: 0 },
   meteringErrors: 0,
   openSessions: 4,
   pendingAnswers: 5,
@@ -22,7 +22,7 @@ describe('computeMeteringHealth', () => {
     expect(report.reason).toBeNull();
     expect(report.uptimeSeconds).toBe(90);
     expect(report.store).toEqual({ path: 'a.db', available: true, error: null });
-    expect(report.metering).toMatchObject({ events: 10, pendingEvents: 3, overflowedEvents: 1, failedFlushes: 2, lastFlushAt: '2026-12-01T12:01:30.000Z', lastFlushError: null, openSessions: 4, pendingAnswers: 5, nonMcpRequests: 6 });
+    expect(report.metering).toMatchObject({ events: 10, pendingEvents: 3, overflowedEvents: 1, overflowedCallerEvents: 0, overflowedVersionEvents: 1, overflowedMethodEvents: 0, overflowedCellEvents: 0, failedFlushes: 2, lastFlushAt: '2026-12-01T12:01:30.000Z', lastFlushError: null, openSessions: 4, pendingAnswers: 5, nonMcpRequests: 6 });
   });
 
   test.each([

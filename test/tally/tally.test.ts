@@ -146,10 +146,10 @@ describe('Tally', () => {
 
   describe('caps', () => {
     test.each([
-      { label: 'method', option: 'maxMethods', values: ['tools/list', 'tools/call', 'prompts/get'] },
-      { label: 'version', option: 'maxVersions', values: ['2025-06-18', '2025-11-25', 'DRAFT-2026-v9'] },
+      { label: 'method', option: 'maxMethods', values: ['acme/search', 'acme/index', 'acme/purge'] },
+      { label: 'version', option: 'maxVersions', values: ['DRAFT-2026-v7', 'DRAFT-2026-v8', 'DRAFT-2026-v9'] },
       { label: 'integration', option: 'maxIntegrations', values: ['tok_a', 'tok_b', 'tok_c'] },
-    ] as const)('past maxMethods/maxVersions/maxIntegrations a new $label counts as other, admitted ones stay', ({ label, option, values }) => {
+    ] as const)('past maxMethods/maxVersions/maxIntegrations a new unknown $label counts as other, admitted ones stay', ({ label, option, values }) => {
       const { tally } = tallyAt(T0, { [option]: 2 });
       for (const value of values) tally.add(legacyEntry({ [label]: value }));
       tally.add(legacyEntry({ [label]: values[0] }));
@@ -162,19 +162,19 @@ describe('Tally', () => {
       expect(tally.stats().overflowedEvents).toBe(1);
     });
 
-    test('negotiation and plumbing methods are never folded, past either cap, so the share can still tell them from work', () => {
+    test('negotiation, plumbing and every other known method are never folded, past either cap, so the share can still tell them from work', () => {
       const { tally } = tallyAt(T0, { maxMethods: 1, maxCells: 1 });
-      for (const method of ['tools/call', 'tools/list', 'initialize', 'server/discover', 'ping', 'logging/setLevel']) tally.add(legacyEntry({ method }));
-      expect(tally.drain().cells.map((c) => c.method)).toEqual(['tools/call', 'other', 'initialize', 'server/discover', 'ping', 'logging/setLevel']);
+      for (const method of ['acme/a', 'acme/b', 'tools/list', 'initialize', 'server/discover', 'ping', 'logging/setLevel']) tally.add(legacyEntry({ method }));
+      expect(tally.drain().cells.map((c) => c.method)).toEqual(['acme/a', 'other', 'tools/list', 'initialize', 'server/discover', 'ping', 'logging/setLevel']);
     });
 
     test('an admitted value stays admitted after a drain', () => {
       const { tally } = tallyAt(T0, { maxMethods: 1 });
-      tally.add(legacyEntry({ method: 'tools/list' }));
+      tally.add(legacyEntry({ method: 'acme/a' }));
       tally.drain();
-      tally.add(legacyEntry({ method: 'tools/call' }));
-      tally.add(legacyEntry({ method: 'tools/list' }));
-      expect(tally.drain().cells.map((c) => c.method)).toEqual(['other', 'tools/list']);
+      tally.add(legacyEntry({ method: 'acme/b' }));
+      tally.add(legacyEntry({ method: 'acme/a' }));
+      expect(tally.drain().cells.map((c) => c.method)).toEqual(['other', 'acme/a']);
     });
 
     test.each(['method', 'version', 'integration'] as const)('a %s longer than 128 characters counts as other even below the cap', (label) => {
@@ -185,21 +185,21 @@ describe('Tally', () => {
       expect(tally.stats().overflowedEvents).toBe(1);
     });
 
-    test('past maxCells free-text labels fold into other while era, transport, reason, kind and outcome stay exact', () => {
+    test('past maxCells free-text labels fold into other while era, transport, reason, kind, outcome and known versions and methods stay exact', () => {
       const { tally } = tallyAt(T0, { maxCells: 2 });
       tally.add(legacyEntry({ method: 'a' }));
       tally.add(legacyEntry({ method: 'b' }));
-      tally.add(legacyEntry({ method: 'c', version: '2025-11-25', integration: 'tok_z' }));
-      tally.add(modernEntry({ method: 'd', transport: 'stdio', outcome: 'served-as-legacy' }));
+      tally.add(legacyEntry({ method: 'c', version: 'DRAFT-2026-v9', integration: 'tok_z' }));
+      tally.add(modernEntry({ method: 'tools/list', transport: 'stdio', outcome: 'served-as-legacy' }));
       tally.add(legacyEntry({ method: 'a' }));
       const cells = tally.drain().cells;
       expect(cells.map((c) => ({ ...labelsOf(c), count: c.count }))).toEqual([
         { ...legacyEntry({ method: 'a' }).labels, count: 2 },
         { ...legacyEntry({ method: 'b' }).labels, count: 1 },
         { era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: 'other', method: 'other', kind: 'request', outcome: 'served', integration: 'other', count: 1 },
-        { era: 'modern', transport: 'stdio', reason: 'modern-meta', version: 'other', method: 'other', kind: 'request', outcome: 'served-as-legacy', integration: 'other', count: 1 },
+        { era: 'modern', transport: 'stdio', reason: 'modern-meta', version: '2026-07-28', method: 'tools/list', kind: 'request', outcome: 'served-as-legacy', integration: 'other', count: 1 },
       ]);
-      expect(tally.stats().overflowedEvents).toBe(2);
+      expect(tally.stats()).toMatchObject({ overflowedEvents: 2, overflowedCellEvents: 2, overflowedMethodEvents: 0, overflowedVersionEvents: 0, overflowedCallerEvents: 0 });
     });
 
     test('folded events of the same path share one overflow cell', () => {
@@ -217,10 +217,11 @@ describe('Tally', () => {
       tally.add(legacyEntry({ method: 'a' }));
       tally.add(legacyEntry({ method: 'b' }));
       tally.add(legacyEntry({ method: 'b' }));
-      expect(tally.stats()).toEqual({ events: 3, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 3, cells: 2, overflowedPeople: 0 });
+      const none = { overflowedCallerEvents: 0, overflowedVersionEvents: 0, overflowedCellEvents: 0, overflowedPeople: 0 };
+      expect(tally.stats()).toEqual({ events: 3, overflowedEvents: 2, overflowedMethodEvents: 2, pendingEvents: 3, cells: 2, ...none });
       tally.drain();
       tally.add(legacyEntry({ method: 'a' }));
-      expect(tally.stats()).toEqual({ events: 4, overflowedEvents: 2, overflowedCallerEvents: 0, pendingEvents: 1, cells: 1, overflowedPeople: 0 });
+      expect(tally.stats()).toEqual({ events: 4, overflowedEvents: 2, overflowedMethodEvents: 2, pendingEvents: 1, cells: 1, ...none });
     });
   });
 
@@ -278,11 +279,11 @@ describe('Tally', () => {
 
     test('callers past the cap are counted as overflowed, apart from other folded labels', () => {
       const { tally } = tallyAt(T0, { maxIntegrations: 1, maxMethods: 1 });
-      tally.add(legacyEntry({ integration: 'tok_a', method: 'tools/call' }));
-      tally.add(legacyEntry({ integration: 'tok_b', method: 'tools/call' }));
-      tally.add(legacyEntry({ integration: 'tok_c', method: 'tools/call' }));
-      tally.add(legacyEntry({ integration: 'tok_a', method: 'tools/list' }));
-      expect(tally.stats()).toMatchObject({ overflowedEvents: 3, overflowedCallerEvents: 2 });
+      tally.add(legacyEntry({ integration: 'tok_a', method: 'acme/a' }));
+      tally.add(legacyEntry({ integration: 'tok_b', method: 'acme/a' }));
+      tally.add(legacyEntry({ integration: 'tok_c', method: 'acme/a' }));
+      tally.add(legacyEntry({ integration: 'tok_a', method: 'acme/b' }));
+      expect(tally.stats()).toMatchObject({ overflowedEvents: 3, overflowedCallerEvents: 2, overflowedMethodEvents: 1 });
     });
   });
 
