@@ -1,9 +1,11 @@
 /**
  * The bodies webhooks receive for a transition. Pure.
- * `json` is for machines and carries the whole alert; `slack` is a single line of plain text
- * (Slack's incoming-webhook shape, also accepted by Mattermost and Rocket.Chat), without emoji.
+ * `json` is for machines and carries the whole alert, its values as they were seen; `slack` is a
+ * single line of plain text (Slack's incoming-webhook shape, also accepted by Mattermost and
+ * Rocket.Chat), without emoji, escaped so that nothing a caller wrote reads as markup there.
  */
 import type { AlertDraft } from '../store/records/alert-record.js';
+import { escapeSlackText } from './escape-slack-text.js';
 
 export type WebhookFormat = 'json' | 'slack';
 
@@ -28,7 +30,7 @@ export interface AlertSlackPayload {
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 export function formatAlertPayload(kind: 'firing' | 'resolved', alert: AlertDraft, format: WebhookFormat): AlertJsonPayload | AlertSlackPayload {
-  if (format === 'slack') return { text: `[${kind.toUpperCase()}] ${alert.rule}: ${alert.summary}` };
+  if (format === 'slack') return { text: `[${kind.toUpperCase()}] ${alert.rule}: ${escapeSlackText(alert.summary)}` };
   return {
     source: 'mcp-sunset',
     state: kind,

@@ -1,10 +1,11 @@
 /**
  * The weekly digest as the webhooks and the API carry it. Pure. `json` is the digest itself with
  * times as ISO strings (the same document `GET /api/v1/digest` answers); `slack` is its summary,
- * one sentence per line, under a title.
+ * one sentence per line (each escaped for the chat), under a title.
  */
 import type { DigestStage, Span } from '../analysis/compose-digest.js';
 import type { SummarizedDigest } from '../analysis/summarize-digest.js';
+import { escapeSlackText } from './escape-slack-text.js';
 import type { WebhookFormat } from './format-alert-payload.js';
 
 const iso = (at: number) => new Date(at).toISOString();
@@ -33,6 +34,6 @@ export function digestToJson(digest: SummarizedDigest) {
 export type DigestJson = ReturnType<typeof digestToJson>;
 
 export function formatDigestPayload(digest: DigestJson, format: WebhookFormat): Record<string, unknown> {
-  if (format === 'slack') return { text: [`*mcp-sunset weekly digest*`, ...digest.summary].join('\n') };
+  if (format === 'slack') return { text: [`*mcp-sunset weekly digest*`, ...digest.summary.map(escapeSlackText)].join('\n') };
   return { source: 'mcp-sunset', kind: 'digest', ...digest };
 }

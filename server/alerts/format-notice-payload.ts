@@ -1,7 +1,8 @@
 /**
  * The bodies webhooks receive for a notice to a caller. Pure. `json` carries everything a mail
- * merge or a ticketing hook needs; `slack` is one line of plain text, like the alerts'.
+ * merge or a ticketing hook needs, as it was seen; `slack` is one line of plain text, escaped like the alerts'.
  */
+import { escapeSlackText } from './escape-slack-text.js';
 import type { WebhookFormat } from './format-alert-payload.js';
 
 export interface NoticeContent {
@@ -40,7 +41,7 @@ export function formatNoticePayload(notice: NoticeContent, format: WebhookFormat
   const summary = noticeSummary(notice);
   if (format === 'slack') {
     const owner = notice.caller.owner === null ? '' : ` Owner: ${notice.caller.owner}${notice.caller.contact === null ? '' : `, ${notice.caller.contact}`}.`;
-    return { text: `[NOTICE] ${summary}${owner}` };
+    return { text: `[NOTICE] ${escapeSlackText(`${summary}${owner}`)}` };
   }
   const { stage, usage } = notice;
   return {
