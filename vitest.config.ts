@@ -3,6 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** Tests that need a Postgres server: only a run that includes one of them starts it. */
 const POSTGRES_TESTS = ['test/store/contract/**/*.test.ts', 'test/store/postgres/**/*.test.ts'];
 
+/** The interop suite runs apart, with its own Python (vitest.interop.config.ts, `npm run test:interop`). */
+const INTEROP_TESTS = ['test/interop/**'];
+
 /** The CLI built once per run, which spawnCli runs (test/support/cli-bundle-global-setup.ts). */
 const CLI_BUNDLE = 'test/support/cli-bundle-global-setup.ts';
 
@@ -22,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
+          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS, ...INTEROP_TESTS],
           globalSetup: [CLI_BUNDLE],
         },
       },
