@@ -10,13 +10,14 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { PROTECTED_RESOURCE_METADATA_PATH, type OAuthResource } from './oauth-resource.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
 import { registerV1PeerTools } from './register-v1-peer-tools.js';
+import { logDelivered, type ServedLog } from '../support/served-log.js';
 
 /**
  * Legacy Streamable HTTP with sessions on the v1 SDK. The routing (and therefore every error body
  * below) follows the SDK's own `simpleStreamableHttp` example, because that is what deployed
  * legacy servers copied; the SDK transport itself never gets to answer these cases.
  */
-export async function startV1SessionServer(options: { oauth?: OAuthResource; before?: RequestHandler } = {}): Promise<Peer> {
+export async function startV1SessionServer(options: { oauth?: OAuthResource; before?: RequestHandler; served?: ServedLog } = {}): Promise<Peer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const seen: SeenRequest[] = [];
   const app = createMcpExpressApp();
@@ -83,6 +84,8 @@ export async function startV1SessionServer(options: { oauth?: OAuthResource; bef
     const server = new McpServer({ name: 'v1-session-peer', version: '1.0.0' });
     registerV1PeerTools(server);
     await server.connect(transport);
+    // The server's own log of what it served (a v1 server serves only the legacy era).
+    if (options.served !== undefined) logDelivered(transport, 'legacy', options.served);
     await transport.handleRequest(req, res, req.body);
   });
 

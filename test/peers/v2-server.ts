@@ -5,20 +5,22 @@ import { registerDemoTools } from '../../server/demo/demo-tools.js';
 import { registerBridgeSurface } from './register-bridge-surface.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, type OAuthResource } from './oauth-resource.js';
+import { logServedBy, type ServedLog } from '../support/served-log.js';
 
 /**
  * The v2 SDK's `createMcpHandler` on plain node:http at `/mcp`: `modern` rejects 2025-era traffic
  * (`legacy: 'reject'`), `dual` serves it statelessly (the SDK default). `surface: 'bridge'` adds a
  * resource, a prompt and a tool that elicits (register-bridge-surface.ts).
  */
-export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge'; requireBearer?: string; oauth?: OAuthResource } = {}): Promise<Peer & { notify: ServerNotifier }> {
+export async function startV2Server(mode: 'modern' | 'dual', options: { surface?: 'demo' | 'bridge'; requireBearer?: string; oauth?: OAuthResource; served?: ServedLog } = {}): Promise<Peer & { notify: ServerNotifier }> {
   const handler = createMcpHandler(
     (ctx) => {
       // The bridge surface also offers resource subscriptions, which modern clients take through subscriptions/listen.
       const server = new McpServer({ name: `v2-${mode}-peer`, version: '1.0.0' }, options.surface === 'bridge' ? { capabilities: { resources: { subscribe: true } } } : undefined);
       registerDemoTools(server, ctx.era);
       if (options.surface === 'bridge') registerBridgeSurface(server);
-      return server;
+      // The server's own log of what it served, on the path the SDK built this instance for.
+      return options.served === undefined ? server : logServedBy(server, ctx.era, options.served);
     },
     mode === 'modern' ? { legacy: 'reject' } : {},
   );
