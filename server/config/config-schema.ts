@@ -268,12 +268,12 @@ export const configSchema = z
     caps: z
       .object({
         sessions: positiveInt.default(10_000).describe('Entries the session table, and the HTTP+SSE channel table, may each hold; the least recently used goes first.'),
-        integrations: positiveInt.default(5_000).describe('Distinct callers counted under their own name; newcomers past it are counted as `other`.'),
-        methods: positiveInt.default(256).describe('Distinct methods counted under their own name; newcomers past it are counted as `other`.'),
-        versions: positiveInt.default(64).describe('Distinct versions counted under their own name; newcomers past it are counted as `other`.'),
-        cells: positiveInt.default(50_000).describe('Distinct cells a flush window holds; past it, free-text labels are counted as `other`.'),
+        integrations: positiveInt.default(5_000).describe('Distinct callers counted under their own name at once, in each of two pools (callers a trusted mechanism named, and bearer-token fingerprints); past it the lightest are counted as `other`. Weighed per minute: a caller unseen for a minute gives its place back, a heavier one takes the lightest one\'s place, and `anonymous` is always named.'),
+        methods: positiveInt.default(256).describe('Distinct unknown methods counted under their own name at once; past it the lightest are counted as `other`, weighed per minute as callers are. The methods the MCP revisions define are always named and take no room.'),
+        versions: positiveInt.default(64).describe('Distinct unknown versions counted under their own name at once; past it the lightest are counted as `other`, weighed per minute as callers are. Published protocol revisions are always named and take no room.'),
+        cells: positiveInt.default(50_000).describe('Distinct cells a flush window holds; past it, the caller and unknown methods and versions are counted as `other` (known ones stay).'),
         people: positiveInt.default(100_000).describe('Distinct people (a caller, a UTC day, a path and a person) a flush window holds; past it, newcomers are not counted as people until the next window.'),
-        claims: positiveInt.default(256).describe('Distinct claimed clients (clientInfo, or a User-Agent\'s product, with its version) describing the unknown base under their own name; newcomers past it are counted as `other`.'),
+        claims: positiveInt.default(256).describe('Distinct claimed clients (clientInfo, or a User-Agent\'s product, with its version) describing the unknown base under their own name at once; past it the lightest are counted as `other`, weighed per minute as callers are.'),
         pendingAnswers: positiveInt
           .default(50_000)
           .describe('Entries the table of requests waiting for an answer on another exchange may hold; one evicted from the full table is counted as `no-response`.'),
