@@ -66,7 +66,7 @@ describe('past a cut, nothing the Python SDK server would serve on its legacy le
     // Without a plan: the headers never reach the server, which serves the call as legacy; the sidecar counts what it served.
     const served = await send();
     expect(served.status).toBe(200);
-    expect(server.http().at(-1)).toMatchObject({ protocolVersionHeader: null, mcpMethodHeader: null });
+    expect(server!.http().at(-1)).toMatchObject({ protocolVersionHeader: null, mcpMethodHeader: null });
     expect(lastServed()).toMatchObject({ method: 'tools/call', era: 'legacy' });
     expect.soft(await trafficTotals(service!, 'era', { method: 'tools/call' })).toEqual({ legacy: 1 });
     await cut();
