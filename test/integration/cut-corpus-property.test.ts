@@ -22,7 +22,7 @@ import { startTestService, trafficTotals, type TestService } from '../support/st
  * CUT_CORPUS_RUNS sets the variants per property (default below); CUT_CORPUS_SEED replays a run;
  * CUT_CORPUS_SURVEY=1 reports every kind of failure rather than the first (see checkCorpus).
  */
-const RUNS = Number(process.env.CUT_CORPUS_RUNS ?? 250);
+const RUNS = Number(process.env.CUT_CORPUS_RUNS ?? 500);
 const SURVEY = process.env.CUT_CORPUS_SURVEY !== undefined;
 const SEED = process.env.CUT_CORPUS_SEED === undefined ? undefined : Number(process.env.CUT_CORPUS_SEED);
 /** The control runs on a fixed seed, so that it finds (or misses) the same counterexample every time. */

@@ -15,9 +15,10 @@ export const VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
  * The request a client means to send, as such a client would send it: a legacy `initialize`; a
  * modern `tools/call` or `server/discover` (`_meta` naming 2026-07-28, headers mirroring it); a
  * modern-looking `tools/call` whose `_meta` names 2025-06-18; a `tools/call` whose only modern
- * sign is its headers (no `_meta`).
+ * sign is its headers (no `_meta`); a legacy `initialize` dressed in a modern request's headers
+ * (`MCP-Protocol-Version: 2026-07-28`, `Mcp-Method: tools/list`).
  */
-export type MessageKind = 'initialize-2025-11-25' | 'initialize-2025-06-18' | 'tools-call' | 'tools-call-meta-2025-06-18' | 'tools-call-headers-only' | 'server-discover';
+export type MessageKind = 'initialize-2025-11-25' | 'initialize-2025-06-18' | 'initialize-dressed-modern' | 'tools-call' | 'tools-call-meta-2025-06-18' | 'tools-call-headers-only' | 'server-discover';
 /** `_meta` protocol version in the body: the kind's own, the modern one, a legacy one, junk, or no `_meta` at all. */
 export type MetaVersion = 'client' | '2026-07-28' | '2025-06-18' | 'anything' | 'absent';
 /** `client`: as the kind's client sends it; `same`: mirroring the body; `other`: a value that disagrees with it. */
@@ -63,7 +64,7 @@ export interface CutVariant {
 
 /** Each dimension of the corpus and the values it takes (printed by the suites as the corpus size). */
 export const CORPUS_DIMENSIONS = {
-  message: ['initialize-2025-11-25', 'initialize-2025-06-18', 'tools-call', 'tools-call-meta-2025-06-18', 'tools-call-headers-only', 'server-discover'],
+  message: ['initialize-2025-11-25', 'initialize-2025-06-18', 'initialize-dressed-modern', 'tools-call', 'tools-call-meta-2025-06-18', 'tools-call-headers-only', 'server-discover'],
   meta: ['client', '2026-07-28', '2025-06-18', 'anything', 'absent'],
   versionHeader: ['client', 'absent', 'same', '2026-07-28', '2025-11-25'],
   methodHeader: ['client', 'absent', 'same', 'other'],
@@ -144,6 +145,7 @@ export interface RenderedRequest {
 const METHOD_OF: Record<MessageKind, string> = {
   'initialize-2025-11-25': 'initialize',
   'initialize-2025-06-18': 'initialize',
+  'initialize-dressed-modern': 'initialize',
   'tools-call': 'tools/call',
   'tools-call-meta-2025-06-18': 'tools/call',
   'tools-call-headers-only': 'tools/call',
@@ -153,12 +155,14 @@ const METHOD_OF: Record<MessageKind, string> = {
 const CLIENT_META: Record<MessageKind, string | undefined> = {
   'initialize-2025-11-25': undefined,
   'initialize-2025-06-18': undefined,
+  'initialize-dressed-modern': undefined,
   'tools-call': MODERN_VERSION,
   'tools-call-meta-2025-06-18': '2025-06-18',
   'tools-call-headers-only': undefined,
   'server-discover': MODERN_VERSION,
 };
-const isInitialize = (kind: MessageKind) => kind.startsWith('initialize');
+/** The kinds whose client sends no MCP headers at all: a legacy client's `initialize`. */
+const sendsNoHeaders = (kind: MessageKind) => kind === 'initialize-2025-11-25' || kind === 'initialize-2025-06-18';
 
 function metaVersionOf(variant: CutVariant): string | undefined {
   if (variant.meta === 'client') return CLIENT_META[variant.message];
@@ -275,7 +279,7 @@ function cased(name: string, headerCase: HeaderCase): string {
 
 function versionHeaderValue(variant: CutVariant): string | undefined {
   // A legacy client sends no version header with `initialize`; every other kind mirrors its claim.
-  if (variant.versionHeader === 'absent' || (variant.versionHeader === 'client' && isInitialize(variant.message))) return undefined;
+  if (variant.versionHeader === 'absent' || (variant.versionHeader === 'client' && sendsNoHeaders(variant.message))) return undefined;
   if (variant.versionHeader !== 'same' && variant.versionHeader !== 'client') return variant.versionHeader;
   // What a client mirrors: the body's `_meta` version, else (no `_meta`) the modern one it claims.
   return metaVersionOf(variant) ?? MODERN_VERSION;
@@ -283,7 +287,7 @@ function versionHeaderValue(variant: CutVariant): string | undefined {
 
 /** Whether a mirrored header is sent and, if so, whether it agrees with the body. */
 function mirrorOf(mirror: Mirror, kind: MessageKind, applies = true): 'absent' | 'same' | 'other' {
-  if (mirror === 'client') return isInitialize(kind) || !applies ? 'absent' : 'same';
+  if (mirror === 'client') return sendsNoHeaders(kind) || !applies ? 'absent' : 'same';
   return mirror;
 }
 
@@ -295,7 +299,8 @@ function mcpHeaders(variant: CutVariant, context: RenderContext): [string, strin
   if (version !== undefined) headers.push(['MCP-Protocol-Version', version]);
   if (variant.duplicate === 'version-same' && version !== undefined) headers.push(['MCP-Protocol-Version', version]);
   if (variant.duplicate === 'version-other') headers.push(['MCP-Protocol-Version', version === '2025-11-25' ? MODERN_VERSION : '2025-11-25']);
-  const methodHeader = mirrorOf(variant.methodHeader, variant.message);
+  // Dressed as modern, an `initialize` names a method a modern client sends.
+  const methodHeader = variant.message === 'initialize-dressed-modern' && variant.methodHeader === 'client' ? 'other' : mirrorOf(variant.methodHeader, variant.message);
   if (methodHeader !== 'absent') headers.push(['Mcp-Method', methodHeader === 'same' ? method : OTHER_METHOD]);
   if (variant.duplicate === 'method-other') headers.push(['Mcp-Method', method === 'initialize' ? OTHER_METHOD : 'initialize']);
   const nameHeader = mirrorOf(variant.nameHeader, variant.message, method === 'tools/call');
