@@ -89,8 +89,8 @@ export class HttpMeter<A> implements ExchangeState<A> {
     const maxPending = options.maxPendingAnswers ?? 50_000;
     this.sessions = new BudgetedTable<SessionMemory>({ max: options.maxSessions ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
     this.channels = new BudgetedTable<SessionMemory>({ max: options.maxChannels ?? 10_000, maxBytes: sessionBytes, sizeOf: approxBytes });
-    this.messagePaths = new Set((options.httpSseMessagePaths ?? ['/messages']).map((p) => p.toLowerCase()));
-    this.streamPaths = new Set((options.httpSseStreamPaths ?? ['/sse']).map((p) => p.toLowerCase()));
+    this.messagePaths = new Set((options.httpSseMessagePaths ?? ['/messages']).map(routeKey));
+    this.streamPaths = new Set((options.httpSseStreamPaths ?? ['/sse']).map(routeKey));
     this.serverRequests = new BudgetedTable<{ method: string }>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
     // Forgetting an in-flight request only loses the chance to settle it early on a cancel.
     this.inFlight = new BudgetedTable<InFlight>({ max: maxPending, maxBytes: pendingBytes, sizeOf: approxBytes });
@@ -143,14 +143,12 @@ export class HttpMeter<A> implements ExchangeState<A> {
   /** True when the path is an HTTP+SSE message endpoint, configured or learned from an `endpoint` event. */
   /** True for a path where a GET opens an HTTP+SSE stream: configured, or learned from an `endpoint` event. */
   isHttpSseStreamPath(path: string): boolean {
-    const query = path.indexOf('?');
-    return this.streamPaths.has((query < 0 ? path : path.slice(0, query)).toLowerCase());
+    return this.streamPaths.has(routeKey(path));
   }
 
   /** A GET at this path opened an HTTP+SSE stream: later ones there are judged as such whatever they carry. */
   learnStreamPath(path: string): void {
-    const query = path.indexOf('?');
-    const pathname = (query < 0 ? path : path.slice(0, query)).toLowerCase();
+    const pathname = routeKey(path);
     if (this.streamPaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.streamPaths.add(pathname);
   }
 
@@ -209,8 +207,8 @@ export class HttpMeter<A> implements ExchangeState<A> {
 
   openChannel(path: string): void {
     this.channels.set(boundedKey(path), { version: undefined, clientInfo: undefined });
-    // Learned without case, as Express routes: `/MESSAGES?sessionId=…` reaches the same endpoint.
-    const pathname = (path.split('?')[0] ?? path).toLowerCase();
+    // Learned as Express routes: `/MESSAGES/?sessionId=…` reaches the same endpoint.
+    const pathname = routeKey(path);
     if (this.messagePaths.size < MAX_LEARNED_PATHS && pathname.length <= MAX_KEY_CHARS) this.messagePaths.add(pathname);
   }
 
@@ -265,9 +263,7 @@ export class HttpMeter<A> implements ExchangeState<A> {
   private channelOf(path: string): HttpSseChannel | undefined {
     const channel = this.channels.get(boundedKey(path));
     if (channel !== undefined) return { key: path, version: channel.version };
-    const query = path.indexOf('?');
-    const pathname = query < 0 ? path : path.slice(0, query);
-    return this.messagePaths.has(pathname.toLowerCase()) ? { key: undefined, version: undefined } : undefined;
+    return this.messagePaths.has(routeKey(path)) ? { key: undefined, version: undefined } : undefined;
   }
 
   private settlePendingOn(answersArriveOn: string, outcomeOf: (entry: PendingAnswer<A>) => Outcome): void {
@@ -282,6 +278,17 @@ export class HttpMeter<A> implements ExchangeState<A> {
   private recordPending(entry: PendingAnswer<A>, outcome: Outcome): void {
     this.record({ message: entry.message, outcome, claimMismatch: entry.claimMismatch, clientInfo: entry.clientInfo, attrs: entry.attrs, seconds: secondsSince(entry.since, this.clock) });
   }
+}
+
+/**
+ * The route a path reaches on an Express server, which is how the SDK's HTTP+SSE servers route: no
+ * query, no regard to case, and a trailing slash reaches the same route (`/SSE/` opens `/sse`).
+ */
+function routeKey(path: string): string {
+  const query = path.indexOf('?');
+  let pathname = query < 0 ? path : path.slice(0, query);
+  while (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
+  return pathname.toLowerCase();
 }
 
 function answerKey(answersArriveOn: string, id: JsonRpcId): string {

@@ -39,6 +39,20 @@ export function toUpstreamPath(path: string, mapping: PathMapping): string {
   return rest === undefined ? path : join(mapping.upstreamPrefix, rest) + query;
 }
 
+/**
+ * The target the server receives for a placed public path: under the public prefix, the upstream's
+ * prefix as configured followed by the rest (so `/MCP` reaches a server that routes by case as
+ * `/mcp`, as it was judged); elsewhere the placed path itself.
+ */
+export function toUpstreamTarget(placed: string, mapping: PathMapping): string {
+  const [pathname, query] = splitQuery(placed);
+  const rest = underPrefix(pathname, mapping.publicPrefix);
+  if (rest === undefined) return placed;
+  // The common case: already written as the server's own prefix, nothing to build.
+  if (!prefixesDiffer(mapping) && pathname.startsWith(mapping.upstreamPrefix)) return placed;
+  return join(mapping.upstreamPrefix, rest) + query;
+}
+
 /** True when the path (query allowed) is the public prefix or under it. */
 export function isUnderPublicPrefix(path: string, mapping: PathMapping): boolean {
   return underPrefix(splitQuery(path)[0], mapping.publicPrefix) !== undefined;

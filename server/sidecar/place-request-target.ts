@@ -6,7 +6,10 @@
  * absolute-form target (`http://host/mcp`) by its path. Both readings are applied here: a path
  * placed where no server routes it is only judged where it might have been served, which refuses
  * nothing a server would serve. Express also routes without regard to case and with a trailing
- * slash; the prefix match (path-mapping.ts) allows for both.
+ * slash; the prefix match (path-mapping.ts) allows for both. Servers that decode the path before
+ * routing (Starlette, under the Python SDK) reach `/mcp` from `/%6Dcp`: percent-encoded unreserved
+ * characters are decoded (RFC 3986 §6.2.2.2 makes them the same path). The proxy forwards the
+ * placed target, so what was judged is what the server receives.
  */
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -30,5 +33,18 @@ export function placeRequestTarget(target: string): string | undefined {
   } catch {
     return undefined;
   }
-  return url.pathname + url.search;
+  return decodeUnreserved(url.pathname) + url.search;
 }
+
+/** `%41` → `A`, and so on for every unreserved character; other escapes stay as they are. */
+const ENCODED = /%[0-9A-Fa-f]{2}/g;
+
+function decodeUnreserved(pathname: string): string {
+  if (!pathname.includes('%')) return pathname;
+  return pathname.replace(ENCODED, (escape) => {
+    const code = Number.parseInt(escape.slice(1), 16);
+    const char = String.fromCharCode(code);
+    return UNRESERVED.test(char) ? char : escape;
+  });
+}
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;

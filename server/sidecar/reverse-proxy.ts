@@ -2,12 +2,12 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { createBodyObserver } from './body-observer.js';
 import { EndpointRewriter } from './endpoint-rewriter.js';
-import { forwardHeaders } from './forward-headers.js';
+import { connectionNamedHeaders, forwardHeaders } from './forward-headers.js';
 import type { GuardedExchange } from './guarded-exchange.js';
 import type { HttpMeter } from './http-meter.js';
 import type { Caller } from './identify-caller.js';
 import { isMcpRequest } from '../protocol/is-mcp-request.js';
-import { isUnderPublicPrefix, prefixesDiffer, toPublicEndpoint, toUpstreamPath, type PathMapping } from './path-mapping.js';
+import { isUnderPublicPrefix, toPublicEndpoint, toUpstreamTarget, type PathMapping } from './path-mapping.js';
 import { placeRequestTarget } from './place-request-target.js';
 import { readCappedBody, type CappedBody } from './read-capped-body.js';
 import { readChunksText } from './read-body-text.js';
@@ -136,9 +136,10 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
         return { ...ungated<Caller>(options.onInternalError), bridged: true, relayCaller: callerText(options.identify(req)) };
       }
       caller = callerOfText(admitted?.caller) ?? options.identify(req);
-      const read = body?.complete ? readChunksText(body.chunks, req.headers['content-type']) : undefined;
+      const read = body?.complete ? readChunksText(body.chunks, req.headers['content-type'], req.headers['content-encoding'], options.maxBodyBytes) : undefined;
       facts = { method, path, headers: req.headers, body: read?.text, bodyTooLarge: body !== undefined && !body.complete };
       if (read !== undefined && read.others.length > 0) facts.otherReadings = read.others;
+      if (read?.encodingUnread === true) facts.unreadableEncoding = true;
     } catch (error) {
       // A fault in metering lets the request through, unmetered and unannounced.
       options.onInternalError(error, 'identify');
@@ -165,8 +166,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const request = { method: req.method ?? 'GET', headers: req.headers, body: text, bodyTooLarge: body !== undefined && !body.complete, ...(relayCaller === undefined ? {} : { caller: relayCaller }) };
       return options.bridge.serve(req, res, request, exchange, decision.headers);
     }
-    // The bytes the client sent go on as sent, unless the prefix is rewritten: then the path the server would route.
-    const upstreamPath = prefixesDiffer(mapping) ? toUpstreamPath(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping) : (req.url ?? '/');
+    // The target as judged: placed (dot segments, unreserved escapes, a fragment resolved) and
+    // under the prefix as the server writes it. Nearly every target is already that, byte for byte.
+    const upstreamPath = toUpstreamTarget(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping);
     const kept = forwardHeaders(req.rawHeaders, req.headers[RELAY_HEADER] === undefined ? undefined : DROP_RELAY);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
     // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.
@@ -294,6 +296,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
 
   return {
     handle(req, res) {
+      leaveOutConnectionNamed(req);
       const guarded = (body: CappedBody | undefined) => {
         let waiting: Promise<void> | undefined;
         try {
@@ -334,6 +337,20 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       options.bridge?.close();
     },
   };
+}
+
+/**
+ * Takes the headers a `Connection` header names out of what every decision reads (the caller, the
+ * era, the session, the path's kind), because the proxy does not pass them on: a request is judged
+ * exactly as the server will receive it. A modern-looking `MCP-Protocol-Version` listed there would
+ * otherwise be judged, then dropped, and the body served on the server's legacy path.
+ */
+function leaveOutConnectionNamed(req: IncomingMessage): void {
+  const named = connectionNamedHeaders(req.rawHeaders);
+  if (named === undefined) return;
+  // Node builds `req.headers` once from the raw list and keeps it: every later reader sees this.
+  const headers = req.headers;
+  for (const name of named) delete headers[name];
 }
 
 function armConnectTimeout(request: http.ClientRequest, timeoutMs: number): void {

@@ -16,6 +16,9 @@ describe('placeRequestTarget', () => {
     ['HTTPS://other.example:8443/x/../mcp', '/mcp'],
     ['//mcp', '//mcp'],
     ['/messages?sessionId=abc', '/messages?sessionId=abc'],
+    ['/%6Dcp', '/mcp'],
+    ['/%6d%63%70?x=%41', '/mcp?x=%41'],
+    ['/a%2Fb/%7Emcp%20x', '/a%2Fb/~mcp%20x'],
   ])('%s routes to %s', (target, placed) => {
     expect(placeRequestTarget(target)).toBe(placed);
   });
@@ -28,15 +31,19 @@ describe('placeRequestTarget', () => {
 });
 
 describe('the quick path for targets already in routed form', () => {
-  /** What the WHATWG URL parser routes a path target to: the reading the quick path must equal. */
+  /** What the WHATWG URL parser routes a path target to, unreserved escapes decoded: the reading the quick path must equal. */
   const parsed = (target: string) => {
     const url = new URL(`http://sidecar.invalid${target}`);
-    return url.pathname + url.search;
+    return decodeURIComponentSafe(url.pathname) + url.search;
   };
+  const decodeURIComponentSafe = (path: string) => path.replace(/%[0-9A-Fa-f]{2}/g, (e) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(parseInt(e.slice(1), 16))) ? String.fromCharCode(parseInt(e.slice(1), 16)) : e));
   test('answers what the URL parser answers, for any target of tricky characters', () => {
-    const alphabet = fc.constantFrom(...'/aZ09-_~.%?#&=;:@!$()*+,\\\' "<>`{}|^[]é \t'.split(''));
+    const alphabet = fc.constantFrom(...'/aZ09-_~.%?#&=;:@!$()*+,\\\' "<>`{}|^[]é \t'.split(''), '%6D', '%2e', '%2F', '%7e', '%41');
     fc.assert(fc.property(fc.array(alphabet, { maxLength: 24 }).map((chars) => `/${chars.join('')}`), (target) => {
       expect(placeRequestTarget(target)).toBe(parsed(target));
+      // Forwarded as placed: a server placing it again reaches the same path.
+      const placed = placeRequestTarget(target)!;
+      expect(placeRequestTarget(placed)).toBe(placed);
     }), { numRuns: 20_000 });
   });
 });
