@@ -70,6 +70,7 @@ export class EnforcedRequest<A> implements ExchangeOwner<A> {
     const { req, res } = this;
     const facts: HttpRequestFacts = { method: this.method, path: this.path, headers: req.headers, body: body.text, bodyTooLarge: !body.complete };
     if (body.others !== undefined && body.others.length > 0) facts.otherReadings = body.others;
+    if (body.unreadableEncoding === true) facts.unreadableEncoding = true;
     const gated = this.gate.decide(facts, this.attrs);
     const { refusal } = gated;
     if (refusal !== undefined) {

@@ -59,8 +59,8 @@ class HeldBody implements BodyHold {
 
   /** Reports the body seen whole, read as the app's parser may read it. */
   reportWhole(): void {
-    const read = readChunksText(this.seen, this.req.headers['content-type']);
-    this.report({ text: read.text, complete: true, others: read.others });
+    const read = readChunksText(this.seen, this.req.headers['content-type'], this.req.headers['content-encoding'], this.maxBytes);
+    this.report({ text: read.text, complete: true, others: read.others, ...(read.encodingUnread === true ? { unreadableEncoding: true } : {}) });
   }
 
   report(body: TappedBody | undefined): void {

@@ -10,6 +10,8 @@ export interface TappedBody {
   complete: boolean;
   /** Other readings the app's parser may make of the bytes (see read-body-text.ts). */
   others?: readonly string[];
+  /** True when it came whole but its Content-Encoding could not be undone: it cannot be shown modern. */
+  unreadableEncoding?: boolean;
 }
 
 type Pushable = IncomingMessage & { body?: unknown; push(chunk: unknown, encoding?: BufferEncoding): boolean };
@@ -40,9 +42,9 @@ class BodyTap {
   finish(complete: boolean): void {
     if (this.finished) return;
     const { chunks } = this;
-    const read = complete ? readChunksText(chunks, this.req.headers['content-type']) : undefined;
+    const read = complete ? readChunksText(chunks, this.req.headers['content-type'], this.req.headers['content-encoding'], this.maxBytes) : undefined;
     this.stop();
-    this.done({ text: read?.text, complete, others: read?.others });
+    this.done({ text: read?.text, complete, others: read?.others, ...(read?.encodingUnread === true ? { unreadableEncoding: true } : {}) });
   }
 
   finishIfComplete(): void {

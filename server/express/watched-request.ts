@@ -51,7 +51,7 @@ export class WatchedRequest<A> implements ExchangeOwner<A> {
 
   start(): GuardedExchange<A> {
     const { body } = this;
-    return this.meter.start({ method: this.method, path: this.path, headers: this.req.headers, body: body.text, bodyTooLarge: !body.complete }, this.attrs);
+    return this.meter.start({ method: this.method, path: this.path, headers: this.req.headers, body: body.text, bodyTooLarge: !body.complete, ...(body.unreadableEncoding === true ? { unreadableEncoding: true } : {}) }, this.attrs);
   }
 
   settled(exchange: DeferredExchange<A>): void {

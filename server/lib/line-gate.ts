@@ -6,8 +6,12 @@ export interface LineGateHandlers {
    * returning false then keeps it back for good. A line that went out as it came is only told.
    */
   line(text: string, held: boolean): boolean;
-  /** An unfinished line grew past the bound: it goes out as it comes, unread. */
-  tooLong(): void;
+  /**
+   * An unfinished line grew past the bound. `held` is true when none of it has been passed on:
+   * returning false then keeps the whole line back, up to its end; otherwise it goes out as it
+   * comes, unread.
+   */
+  tooLong(held: boolean): boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -34,6 +38,8 @@ export class LineGate {
   private headSent = false;
   /** The unfinished line is past the bound: it goes out unread up to its end. */
   private unread = false;
+  /** The unfinished line is past the bound and kept back: dropped up to its end. */
+  private dropping = false;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -47,6 +53,10 @@ export class LineGate {
       const end = newline < 0 ? chunk.length : newline + 1;
       const piece = chunk.subarray(start, end);
       start = end;
+      if (this.dropping) {
+        if (newline >= 0) this.dropping = false;
+        continue;
+      }
       if (this.unread) {
         if (judging) out.push(piece);
         if (newline >= 0) this.unread = false;
@@ -59,10 +69,12 @@ export class LineGate {
         this.pending.push(piece);
         this.pendingBytes += piece.length;
         if (this.pendingBytes > this.maxLineBytes) {
-          if (!this.headSent) out.push(...this.pending);
+          const held = judging && !this.headSent;
+          const passOn = this.handlers.tooLong(held) || !held;
+          if (passOn && !this.headSent) out.push(...this.pending);
           this.reset();
-          this.unread = true;
-          this.handlers.tooLong();
+          if (passOn) this.unread = true;
+          else this.dropping = true;
         }
         continue;
       }
@@ -79,7 +91,8 @@ export class LineGate {
    * line without its newline, so it is passed on unjudged rather than dropped).
    */
   end(): Buffer | undefined {
-    const rest = this.headSent || this.pending.length === 0 ? undefined : Buffer.concat(this.pending);
+    const rest = this.headSent || this.dropping || this.pending.length === 0 ? undefined : Buffer.concat(this.pending);
+    this.dropping = false;
     this.reset();
     return rest;
   }

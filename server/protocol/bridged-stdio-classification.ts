@@ -20,5 +20,6 @@ export function bridgedStdioClassification(classification: StdioLineClassificati
   return {
     messages: messages.map((message) => classified({ ...message, era: 'legacy', reason: 'bridge', version: negotiatedVersion ?? message.version })),
     cancels: classification.cancels,
+    batch: classification.batch,
   };
 }

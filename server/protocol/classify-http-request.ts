@@ -14,6 +14,7 @@ import { HEADER, isLegacyVersion, isModernVersion, META_CLIENT_INFO } from './ve
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 import { capText } from './cap-text.js';
 import { METHOD } from './method-names.js';
+import { MAX_BATCH_MESSAGES } from './max-batch-messages.js';
 
 export interface HttpRequestFacts {
   method: string;
@@ -27,6 +28,10 @@ export interface HttpRequestFacts {
   bodyTooLarge: boolean;
   /** Other readings a server may make of the same body bytes (another charset): judged, not counted. */
   otherReadings?: readonly string[];
+  /** True when the body's Content-Encoding could not be undone: `body` is the bytes as sent (read-body-text.ts). */
+  unreadableEncoding?: boolean;
+  /** True when JSON parsers read the body differently (has-repeated-key.ts): no reading can be trusted. */
+  ambiguousJson?: boolean;
 }
 
 export interface HttpRequestClassification {
@@ -45,7 +50,6 @@ export interface HttpRequestClassification {
   /** What the policy judges beside the messages (policy-shape.ts). */
   knownSession: boolean;
   batch: boolean;
-  headersShowModern: boolean;
   legacyVersion: string | null;
   httpSseStreamPath: boolean;
 }
@@ -87,14 +91,6 @@ function classifyOversized(ctx: PostContext): ClassifiedMessage {
   return classified({ kind: 'other', method, id: null, era: 'unknown', transport, reason: 'body-too-large', version: null });
 }
 
-/**
- * True when the headers alone show a modern request: the two headers the spec requires of every
- * modern request, a modern revision named, and no session or channel around it.
- */
-function headersShowModern(ctx: PostContext): boolean {
-  return ctx.headerVersion !== undefined && isModernVersion(ctx.headerVersion) && ctx.headerMethod !== undefined && ctx.sessionId === undefined && ctx.channel === undefined;
-}
-
 function answersArriveOnOf(ctx: PostContext): string | undefined {
   if (ctx.channel?.key !== undefined) return `sse:${ctx.channel.key}`;
   return ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined;
@@ -118,7 +114,6 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   const answersArriveOn = answersArriveOnOf(ctx);
   const httpSseStreamPath = facts.method === 'GET' && lookups.isHttpSseStreamPath?.(facts.path) === true;
   const knownSession = ctx.sessionVersion !== undefined;
-  const showModern = headersShowModern(ctx);
   const versionOfSession = legacyVersion(ctx);
   // One object of one shape, built field by field: the classification is made for every request.
   const result = (messages: ClassifiedMessage[], more?: { clientInfo: ClientInfoHint | undefined; claimMismatch: boolean; cancels: JsonRpcId[]; batch: boolean }): HttpRequestClassification => ({
@@ -130,7 +125,6 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
     claimMismatch: more?.claimMismatch ?? false,
     knownSession,
     batch: more?.batch ?? false,
-    headersShowModern: showModern,
     legacyVersion: versionOfSession,
     httpSseStreamPath,
   });
@@ -138,14 +132,20 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   if (!isMcpRequest(facts) && !httpSseStreamPath) return result([]);
   if (facts.method === 'GET' || facts.method === 'DELETE') return result([classifyStreamOrDelete(facts, ctx, httpSseStreamPath)]);
   if (facts.bodyTooLarge) return result([classifyOversized(ctx)]);
+  if (facts.ambiguousJson === true) return result([unknownMessage('ambiguous-json')]);
   const contentType = headerValue(facts.headers, HEADER.contentType);
   if (contentType !== undefined && !JSON_TYPE.test(contentType)) return result([unknownMessage('unsupported-content-type')]);
   const parsed = readBody(facts.body ?? '');
-  if (!parsed.ok) return result([unknownMessage('invalid-json')]);
+  if (!parsed.ok) return result([unknownMessage(facts.unreadableEncoding === true ? 'unsupported-content-encoding' : 'invalid-json')]);
 
   const isBatch = Array.isArray(parsed.value);
   const elements: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
   if (elements.length === 0) return result([unknownMessage('invalid-message')]);
+  if (elements.length > MAX_BATCH_MESSAGES) {
+    // Batches are legacy only (2025-03-26): one message, at the version a legacy reading gives.
+    const transport = ctx.channel ? 'http+sse' : 'streamable-http';
+    return result([classified({ kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'legacy', transport, reason: 'batch-too-large', version: versionOfSession })], { clientInfo: undefined, claimMismatch: false, cancels: [], batch: true });
+  }
   let clientInfo: ClientInfoHint | undefined;
   let claimMismatch = false;
   const cancels: JsonRpcId[] = [];

@@ -9,6 +9,7 @@ import { modernVersionOf } from './classify-rpc-message.js';
 import { parseJson, readJsonRpc, type JsonRpcId, type JsonRpcMessage } from './read-json-rpc.js';
 import { NON_RPC_METHOD, type Reason } from './vocabulary.js';
 import { METHOD } from './method-names.js';
+import { MAX_BATCH_MESSAGES } from './max-batch-messages.js';
 
 /** What the caller knows about the server process the line is written to. */
 export interface StdioProcessState {
@@ -24,6 +25,8 @@ export interface StdioLineClassification {
   messages: ClassifiedMessage[];
   /** Ids of the requests the line cancels (`notifications/cancelled`). */
   cancels: JsonRpcId[];
+  /** True when the line was a JSON-RPC batch. */
+  batch: boolean;
 }
 
 function unknownLine(reason: Reason): ClassifiedMessage {
@@ -61,16 +64,25 @@ function classifyElement(rpc: JsonRpcMessage, state: StdioProcessState, inBatch:
   }
 }
 
+/** A client line past the bound the sidecar reads: one message, which nothing shows modern. */
+export function unreadLine(): StdioLineClassification {
+  return { messages: [unknownLine('body-too-large')], cancels: [], batch: false };
+}
+
 /**
  * Classifies the messages of one line a client wrote to a server's stdin, and what it cancels.
  * `readLine` reads the line: the full parse by default, as it is the faster (see `readClassifiableJson`).
  */
 export function classifyStdioLine(line: string, state: StdioProcessState, readLine: typeof parseJson = parseJson): StdioLineClassification {
   const parsed = readLine(line);
-  if (!parsed.ok) return { messages: [unknownLine('invalid-json')], cancels: [] };
+  if (!parsed.ok) return { messages: [unknownLine('invalid-json')], cancels: [], batch: false };
   const inBatch = Array.isArray(parsed.value);
   const elements: unknown[] = inBatch ? (parsed.value as unknown[]) : [parsed.value];
-  if (elements.length === 0) return { messages: [unknownLine('invalid-message')], cancels: [] };
+  if (elements.length === 0) return { messages: [unknownLine('invalid-message')], cancels: [], batch: inBatch };
+  if (elements.length > MAX_BATCH_MESSAGES) {
+    const message = classified({ kind: 'other', method: NON_RPC_METHOD.unparsed, id: null, era: 'legacy', transport: 'stdio', reason: 'batch-too-large', version: state.negotiatedVersion ?? null });
+    return { messages: [message], cancels: [], batch: true };
+  }
   const cancels: JsonRpcId[] = [];
   const messages = elements.map((element) => {
     const rpc = readJsonRpc(element);
@@ -78,5 +90,5 @@ export function classifyStdioLine(line: string, state: StdioProcessState, readLi
     if (cancelled !== undefined) cancels.push(cancelled);
     return classifyElement(rpc, state, inBatch);
   });
-  return { messages, cancels };
+  return { messages, cancels, batch: inBatch };
 }

@@ -7,6 +7,7 @@
 import type { ClassifiedMessage } from './classified-message.js';
 import { UNSUPPORTED_PROTOCOL_VERSION } from './error-codes.js';
 import type { JsonRpcId } from './read-json-rpc.js';
+import type { Reason } from './vocabulary.js';
 
 export const REFUSAL_CAUSES = [
   'cut', // the retire date passed (and the gate, if any, opened or reached its backstop)
@@ -57,6 +58,26 @@ export function refusalSentence(requested: string | null, context: RefusalContex
   return `${head}. ${cause.charAt(0).toUpperCase()}${cause.slice(1)} (${context.planName}); ${supported}.${policy}`;
 }
 
+/**
+ * Why a request the sidecar could not read was not shown modern, for the refusal's sentence: a
+ * client that is modern learns what to change, and an operator reading a complaint learns why.
+ */
+const UNREAD: Partial<Record<Reason, string>> = {
+  'body-too-large': 'its body is larger than the sidecar reads',
+  'invalid-json': 'its body is not JSON that could be read',
+  'invalid-message': 'its body is not a JSON-RPC message',
+  'unsupported-content-type': 'its body is not declared as JSON',
+  'unsupported-content-encoding': 'its Content-Encoding could not be undone',
+  'ambiguous-json': 'its JSON repeats a key, so parsers read it differently',
+  'batch-too-large': 'it is a batch of more messages than are read',
+};
+
+/** The sentence a refusal of an unread request ends with, or '' for one that was read. */
+function unreadWords(message: ClassifiedMessage): string {
+  const words = message.kind === 'other' || message.reason === 'batch-too-large' ? UNREAD[message.reason] : undefined;
+  return words === undefined ? '' : ` This request could not be shown to be modern: ${words}.`;
+}
+
 /** The version a refused message asked for: its initialize's, its session's, its envelope's. */
 function requestedOf(message: ClassifiedMessage): string | null {
   return message.version;
@@ -68,7 +89,7 @@ export function refusalError(id: JsonRpcId | null, message: ClassifiedMessage, c
   // Unknown versions are not named, not even as none: an empty list would say that nothing is served.
   const data: Record<string, unknown> = context.supported === null ? {} : { supported: [...context.supported] };
   if (requested !== null) data.requested = requested;
-  return { jsonrpc: '2.0', id, error: { code: UNSUPPORTED_PROTOCOL_VERSION, message: refusalSentence(requested, context), data } };
+  return { jsonrpc: '2.0', id, error: { code: UNSUPPORTED_PROTOCOL_VERSION, message: refusalSentence(requested, context) + unreadWords(message), data } };
 }
 
 /**
@@ -96,6 +117,8 @@ export function httpRefusal(messages: readonly ClassifiedMessage[], refused: Cla
 
 /** A refused stdio request's answer line (no newline), or undefined for a message that gets none. */
 export function stdioRefusalLine(message: ClassifiedMessage, context: RefusalContext): string | undefined {
+  // A line that was not read has no id to answer: JSON-RPC answers it with a null id.
+  if (message.kind === 'other') return JSON.stringify(refusalError(null, message, context));
   if (message.kind !== 'request' || message.id === null) return undefined;
   return JSON.stringify(refusalError(message.id, message, context));
 }

@@ -12,11 +12,13 @@
  *   server serves the session's requests whatever their `_meta` says;
  * - its mirrored headers agree with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`):
  *   a modern server refuses a disagreement (-32020), and a legacy one serves it.
- * A request whose body was not read (past the cap, a content type or charset the sidecar does not
- * read) is judged on its headers, as the spec lets an intermediary: modern only when
- * `MCP-Protocol-Version` names a modern revision and `Mcp-Method` is present, outside any session
- * or channel. Everything else is judged legacy: under deny, what is not shown to be modern is
- * refused, and a client that really is modern never sends it.
+ * Headers alone never show a request modern: a request whose body was not read (past the cap, a
+ * content type, charset or content coding the sidecar does not read, JSON it cannot parse, or a
+ * reading that is ambiguous) is judged legacy, and so is one whose envelope is missing though its
+ * headers claim modern. Under deny, what is not shown to be modern is refused (counted `blocked`
+ * with the reason it could not be shown), and a client that really is modern never sends it.
+ * Stdio has no headers and no sessions: a line is modern only when its request carries the
+ * envelope naming a modern revision, outside a batch; a line that cannot be read is judged legacy.
  */
 import { classified, type ClassifiedMessage } from './classified-message.js';
 import { isModernVersion } from './versions.js';
@@ -28,8 +30,15 @@ export interface PolicyShape {
   version: string | null;
 }
 
+/** What a stdio line tells the policy: only whether it was a batch. */
+export interface StdioContext {
+  stdio: true;
+  batch: boolean;
+}
+
 /** What the HTTP exchange around a message tells the policy (see HttpRequestClassification). */
 export interface JudgedContext {
+  stdio?: false;
   sessionId: string | undefined;
   /** True when the session is one the sidecar saw initialized (a Streamable HTTP session). */
   knownSession: boolean;
@@ -37,8 +46,6 @@ export interface JudgedContext {
   batch: boolean;
   /** True when a modern request's mirrored headers disagree with its body. */
   claimMismatch: boolean;
-  /** True when the headers alone show a modern request (see above). */
-  headersShowModern: boolean;
   /** The version a legacy reading of the request gives: its session's or channel's, its header's, the spec's assumption. */
   legacyVersion: string | null;
   /** True when the GET is at a path the server opened an HTTP+SSE stream on. */
@@ -50,12 +57,29 @@ function asLegacy(message: ClassifiedMessage, context: JudgedContext): PolicySha
   return { era: 'legacy', transport: message.transport, version: context.legacyVersion };
 }
 
+/** True when the message carries the modern envelope naming a modern revision: the body shows it. */
+function envelopeShowsModern(message: ClassifiedMessage): boolean {
+  return message.era === 'modern' && message.reason === 'modern-meta' && message.version !== null && isModernVersion(message.version);
+}
+
 function judgedRequest(message: ClassifiedMessage, context: JudgedContext): PolicyShape {
   if (message.era !== 'modern') return message.era === 'legacy' ? message : asLegacy(message, context);
-  const servedModern = message.reason === 'modern-meta'
-    ? context.sessionId === undefined && message.transport !== 'http+sse' && !context.batch && !context.claimMismatch && message.version !== null && isModernVersion(message.version)
-    : context.headersShowModern;
+  const servedModern = envelopeShowsModern(message) && context.sessionId === undefined && message.transport !== 'http+sse' && !context.batch && !context.claimMismatch;
   return servedModern ? message : asLegacy(message, context);
+}
+
+/** Stdio: the envelope shows a request modern outside a batch; anything unread is legacy, at no known version. */
+function stdioShapeOf(message: ClassifiedMessage, batch: boolean): PolicyShape | undefined {
+  switch (message.kind) {
+    case 'request':
+      if (message.era === 'legacy') return message;
+      return envelopeShowsModern(message) && !batch ? message : { era: 'legacy', transport: message.transport, version: message.era === 'modern' ? message.version : null };
+    case 'other':
+      // A line the sidecar cannot read may still be one the server reads (another JSON parser).
+      return { era: 'legacy', transport: message.transport, version: null };
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -65,16 +89,16 @@ function judgedRequest(message: ClassifiedMessage, context: JudgedContext): Poli
  * refused, and a session's DELETE only ends what exists.
  * A GET that carries no session, or one at an HTTP+SSE stream path, can only open HTTP+SSE
  * (Streamable HTTP streams belong to a session), so it is judged as that transport before its
- * first event says so. Stdio passes no context: a stdio line is judged as classified.
+ * first event says so. A stdio line is judged by stdioShapeOf.
  */
-export function policyShapeOf(message: ClassifiedMessage, context: JudgedContext | undefined): PolicyShape | undefined {
-  if (context === undefined) return message.kind === 'request' || message.kind === 'stream-open' ? message : undefined;
+export function policyShapeOf(message: ClassifiedMessage, context: JudgedContext | StdioContext): PolicyShape | undefined {
+  if (context.stdio) return stdioShapeOf(message, context.batch);
   switch (message.kind) {
     case 'request':
       return judgedRequest(message, context);
     case 'other':
       // A body the sidecar could not read, or that carries no JSON-RPC message: the server may still read one.
-      return context.headersShowModern ? { era: 'modern', transport: message.transport, version: message.version } : asLegacy(message, context);
+      return asLegacy(message, context);
     case 'stream-open': {
       const opensHttpSse = message.transport === 'streamable-http' && message.reason === 'get-stream' && (context.sessionId === undefined || context.httpSseStreamPath);
       return opensHttpSse ? { era: 'legacy', transport: 'http+sse', version: null } : message;
@@ -89,8 +113,8 @@ export function policyShapeOf(message: ClassifiedMessage, context: JudgedContext
  * opens: one naming a session the sidecar never saw initialized may be an HTTP+SSE opening (an
  * HTTP+SSE server ignores the header), so it is refused if either transport is.
  */
-export function alternateShapeOf(message: ClassifiedMessage, context: JudgedContext | undefined): PolicyShape | undefined {
-  if (context === undefined || message.kind !== 'stream-open' || message.transport !== 'streamable-http') return undefined;
+export function alternateShapeOf(message: ClassifiedMessage, context: JudgedContext): PolicyShape | undefined {
+  if (message.kind !== 'stream-open' || message.transport !== 'streamable-http') return undefined;
   if (context.sessionId === undefined || context.knownSession || context.httpSseStreamPath) return undefined;
   return { era: 'legacy', transport: 'http+sse', version: null };
 }

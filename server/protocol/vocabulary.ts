@@ -31,6 +31,9 @@ export const REASONS = [
   'invalid-json', // body is not JSON
   'invalid-message', // JSON but not a JSON-RPC message
   'unsupported-content-type', // POST body that is not declared as JSON
+  'unsupported-content-encoding', // a Content-Encoding the sidecar cannot undo (unknown, corrupt, or past the body limit once decoded)
+  'ambiguous-json', // JSON that JSON parsers read differently (a repeated key, say): no single reading shows what the server gets
+  'batch-too-large', // a batch of more messages than the limit (the SDK servers' 100), counted and judged as one
   'declared-by-app', // the in-process middleware's host named the era that served it (servedBy): its word wins over the classifier's
   'bridge', // legacy, answered by mcp-sunset's bridge in front of a modern-only server (the modern request it became is not counted)
 ] as const;

@@ -96,7 +96,7 @@ export function bridgeStdioLines(options: BridgeStdioLinesOptions, stdin: Readab
     const policy = options.policy?.();
     let attrs = caller;
     if (policy?.enforcing === true) {
-      const { decision, refused } = decideStdioLine(policy, classification.messages, caller.integration, options.now());
+      const { decision, refused } = decideStdioLine(policy, classification, caller.integration, options.now());
       if (decision.refusedBy !== null && refused !== undefined) {
         const answer = stdioRefusalAnswer(line, classification.messages, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
         meter.clientLineRefused(classification, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
@@ -144,7 +144,8 @@ export function bridgeStdioLines(options: BridgeStdioLinesOptions, stdin: Readab
       meterServerLine(text);
       return true;
     },
-    tooLong: () => undefined,
+    // The server's own long lines go to the client as they come.
+    tooLong: () => true,
   });
   serverOut.on('data', (chunk: Buffer) => serverLines.push(chunk, true));
   serverOut.on('end', () => {

@@ -1,4 +1,5 @@
 import type { ClassifiedMessage } from '../protocol/classified-message.js';
+import type { StdioLineClassification } from '../protocol/classify-stdio-line.js';
 import { policyShapeOf } from '../protocol/policy-shape.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
 
@@ -15,10 +16,11 @@ const PASSED: StdioLineDecision = Object.freeze({ decision: PASS, refused: undef
  * refused, since the line is passed on whole or not at all; otherwise the first decision that
  * marks it would-block stands. Stdio carries no headers, so announcing decisions change nothing.
  */
-export function decideStdioLine(policy: CompiledPolicy, messages: readonly ClassifiedMessage[], integration: string, now: number): StdioLineDecision {
+export function decideStdioLine(policy: CompiledPolicy, line: StdioLineClassification, integration: string, now: number): StdioLineDecision {
   let found: PolicyDecision = PASS;
-  for (const message of messages) {
-    const shape = policyShapeOf(message, undefined);
+  const context = { stdio: true, batch: line.batch } as const;
+  for (const message of line.messages) {
+    const shape = policyShapeOf(message, context);
     if (shape === undefined) continue;
     const decision = policy.decide(shape, integration, now);
     if (decision.refusedBy !== null) return { decision, refused: message };

@@ -1,6 +1,7 @@
 import { bridgedClassification } from '../protocol/bridged-classification.js';
 import { asJudged } from '../protocol/policy-shape.js';
-import type { HttpRequestFacts } from '../protocol/classify-http-request.js';
+import type { HttpRequestClassification, HttpRequestFacts } from '../protocol/classify-http-request.js';
+import { hasRepeatedKey } from '../protocol/has-repeated-key.js';
 import { httpRefusal, type HttpRefusal } from '../protocol/policy-refusal.js';
 import { PASS, type CompiledPolicy, type PolicyDecision } from '../policy/compiled-policy.js';
 import { decideExchange, type ExchangeDecision } from './decide-exchange.js';
@@ -70,6 +71,16 @@ export function gateExchange<A extends Caller>(
     }
     where = 'policy';
     let { decision, refused } = policy?.enforcing ? decideExchange(policy, classification, caller.integration, now(), caller.unverified === true) : UNDECIDED;
+    if (decision.refusedBy === null && policy?.enforcing && admitsModern(classification) && readingsRepeatKeys(facts)) {
+      // Admitted as modern on one parser's reading of a body others read differently: judged again
+      // as the unreadable body it is, so a plan that refuses what it cannot show modern refuses it.
+      const ambiguous = meter.classify({ ...facts, ambiguousJson: true });
+      const judged = decideExchange(policy, ambiguous, caller.integration, now(), caller.unverified === true);
+      if (judged.decision.refusedBy !== null) {
+        classification = ambiguous;
+        ({ decision, refused } = judged);
+      }
+    }
     if (decision.refusedBy === null && policy?.enforcing && facts.otherReadings !== undefined) {
       // A server may read the bytes another way: the request is refused if any reading is.
       for (const body of facts.otherReadings) {
@@ -96,6 +107,18 @@ export function gateExchange<A extends Caller>(
     report(error, where);
     return ungated(report);
   }
+}
+
+/** True when a message of the exchange is a modern one: the only kind a repeated key could smuggle past a cut. */
+function admitsModern(classification: HttpRequestClassification): boolean {
+  for (const message of classification.messages) if (message.era === 'modern') return true;
+  return false;
+}
+
+function readingsRepeatKeys(facts: HttpRequestFacts): boolean {
+  if (facts.body !== undefined && hasRepeatedKey(facts.body)) return true;
+  for (const body of facts.otherReadings ?? []) if (hasRepeatedKey(body)) return true;
+  return false;
 }
 
 /** The head of a refusal: its own headers, then the plan's announcement. */

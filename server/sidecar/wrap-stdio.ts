@@ -11,6 +11,7 @@ import type { Caller } from './identify-caller.js';
 import type { OpenStdioBridge, StdioBridge } from './stdio-bridge.js';
 import type { StdioMeter } from './stdio-meter.js';
 import { stdioRefusalAnswer } from './stdio-refusal-answer.js';
+import { unreadLine } from '../protocol/classify-stdio-line.js';
 
 export interface WrapStdioOptions {
   command: string;
@@ -142,17 +143,19 @@ function gateClientLines(
   let judging = false;
   let answered = false;
 
-  const judge = (text: string, held: boolean): boolean => {
-    if (!metering() || text.trim() === '') return true;
+  const judge = (text: string | undefined, held: boolean): boolean => {
+    if (!metering() || text?.trim() === '') return true;
     try {
       if (!held || !judging) {
-        meter.clientLine(text, caller);
+        if (text === undefined) meter.clientLineForwarded(unreadLine(), caller);
+        else meter.clientLine(text, caller);
         return true;
       }
-      const classification = meter.classifyClientLine(text);
-      const { decision, refused } = decideStdioLine(options.policy(), classification.messages, caller.integration, now());
+      // A line past the bound is judged unread: under a cut, only a line shown modern goes on.
+      const classification = text === undefined ? unreadLine() : meter.classifyClientLine(text);
+      const { decision, refused } = decideStdioLine(options.policy(), classification, caller.integration, now());
       if (decision.refusedBy !== null && refused !== undefined) {
-        const answer = stdioRefusalAnswer(text, classification.messages, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
+        const answer = stdioRefusalAnswer(text ?? '', classification.messages, { ...decision.refusedBy.refusal, cause: decision.cause!, brownoutEndsAt: decision.brownoutEndsAt });
         meter.clientLineRefused(classification, caller, { plan: decision.refusedBy.id, cause: decision.cause! });
         if (answer !== undefined) {
           output.add(answer);
@@ -173,7 +176,8 @@ function gateClientLines(
       if (!serverIn.write(bytes)) hold('server');
     },
     line: judge,
-    tooLong: () => undefined,
+    // Counted once, as one unread message; kept back whole when a plan refuses what it cannot read.
+    tooLong: (held) => judge(undefined, held),
   });
 
   // Client input waits while the server's stdin is full, and while answers of our own wait to be written.

@@ -8,7 +8,7 @@ interface Run {
 }
 
 /** Pushes the chunks through a gate that refuses lines containing `refuse`; `judging` per chunk. */
-function run(chunks: Buffer[], options: { judging?: (index: number) => boolean; maxLineBytes?: number; refuse?: string } = {}): Run {
+function run(chunks: Buffer[], options: { judging?: (index: number) => boolean; maxLineBytes?: number; refuse?: string; keepBackLong?: boolean } = {}): Run {
   const out: Buffer[] = [];
   const lines: [string, boolean][] = [];
   let tooLong = 0;
@@ -18,7 +18,10 @@ function run(chunks: Buffer[], options: { judging?: (index: number) => boolean; 
       lines.push([text, held]);
       return options.refuse === undefined || !text.includes(options.refuse);
     },
-    tooLong: () => (tooLong += 1),
+    tooLong: (held) => {
+      tooLong += 1;
+      return !(held && options.keepBackLong === true);
+    },
   });
   chunks.forEach((chunk, index) => gate.push(chunk, options.judging?.(index) ?? true));
   const rest = gate.end();
@@ -56,7 +59,7 @@ describe('LineGate', () => {
 
   test('holds an unfinished line until its newline arrives', () => {
     const out: string[] = [];
-    const gate = new LineGate(1024, { forward: (bytes) => out.push(bytes.toString('utf8')), line: () => true, tooLong: () => undefined });
+    const gate = new LineGate(1024, { forward: (bytes) => out.push(bytes.toString('utf8')), line: () => true, tooLong: () => true });
     gate.push(Buffer.from('{"a":1}\n{"b":'), true);
     expect(out).toEqual(['{"a":1}\n']);
     gate.push(Buffer.from('2}\r\n'), true);
@@ -66,7 +69,7 @@ describe('LineGate', () => {
   test('not judging, chunks go out whole as they come and lines are still read, told they were not held', () => {
     const out: string[] = [];
     const lines: [string, boolean][] = [];
-    const gate = new LineGate(1024, { forward: (bytes) => out.push(bytes.toString('utf8')), line: (text, held) => (lines.push([text, held]), false), tooLong: () => undefined });
+    const gate = new LineGate(1024, { forward: (bytes) => out.push(bytes.toString('utf8')), line: (text, held) => (lines.push([text, held]), false), tooLong: () => true });
     gate.push(Buffer.from('{"a":1}\n{"b":'), false);
     gate.push(Buffer.from('2}\n'), false);
     expect(out).toEqual(['{"a":1}\n{"b":', '2}\n']);
@@ -87,6 +90,24 @@ describe('LineGate', () => {
     expect(forwarded.toString('utf8')).toBe(`${long}{"ok":2}\n`);
     expect(tooLong).toBe(1);
     expect(lines).toEqual([['{"refuse":1}', true], ['{"ok":2}', true]]);
+  });
+
+  test('a held line past the bound can be kept back whole, however its chunks fall, and the next line is judged', () => {
+    const long = `{"refuse":"${'x'.repeat(100)}"}\r\n`;
+    const stream = Buffer.from(`{"ok":0}\n${long}{"refuse":1}\n{"ok":2}\n`, 'utf8');
+    for (const chunks of cuts(stream)) {
+      const { forwarded, lines, tooLong } = run(chunks, { maxLineBytes: 32, refuse: 'refuse', keepBackLong: true });
+      expect(forwarded.toString('utf8'), `cut ${chunks.map((c) => c.length).join('+')}`).toBe('{"ok":0}\n{"ok":2}\n');
+      // Read whole when it came whole in one chunk (a chunk is bounded), otherwise told past the bound: once either way.
+      const readWhole = lines.some(([text]) => text === long.trimEnd());
+      expect(tooLong + (readWhole ? 1 : 0)).toBe(1);
+      expect(lines.filter(([text]) => text !== long.trimEnd())).toEqual([['{"ok":0}', true], ['{"refuse":1}', true], ['{"ok":2}', true]]);
+    }
+  });
+
+  test('a long line kept back that never ends is not passed on when the input ends', () => {
+    const { forwarded } = run([Buffer.from(`{"a":1}\n{"x":"${'y'.repeat(100)}`)], { maxLineBytes: 32, keepBackLong: true });
+    expect(forwarded.toString('utf8')).toBe('{"a":1}\n');
   });
 
   test('an unfinished last line is passed on unjudged when the input ends', () => {

@@ -5,7 +5,7 @@ import { alternateShapeOf, policyShapeOf, type JudgedContext } from '../../serve
 
 const base = { id: null, era: 'legacy', transport: 'streamable-http', reason: 'session-header', version: '2025-06-18' } as const;
 const context = (extra: Partial<JudgedContext> = {}): JudgedContext => ({
-  sessionId: 'sid', knownSession: true, batch: false, claimMismatch: false, headersShowModern: false, legacyVersion: '2025-06-18', httpSseStreamPath: false, ...extra,
+  sessionId: 'sid', knownSession: true, batch: false, claimMismatch: false, legacyVersion: '2025-06-18', httpSseStreamPath: false, ...extra,
 });
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
@@ -56,7 +56,7 @@ describe('policyShapeOf', () => {
     expect(policyShapeOf(classification.messages[0]!, classification)).toMatchObject({ era: 'legacy' });
   });
 
-  test('a body the sidecar did not read is judged on the headers: legacy unless they show a modern request', () => {
+  test('a body the sidecar did not read is legacy, whatever its headers claim: headers alone never show a request modern', () => {
     for (const facts of [
       { body: undefined, bodyTooLarge: true },
       { body: 'not json' },
@@ -64,8 +64,8 @@ describe('policyShapeOf', () => {
       { body: '{"no":"rpc"}' },
     ]) {
       expect(judged(facts)).toEqual([{ era: 'legacy', transport: 'streamable-http', version: '2025-03-26' }]);
-      expect(judged({ ...facts, headers: { ...facts.headers, ...MODERN_HEADERS } })).toEqual([expect.objectContaining({ era: 'modern' })]);
-      // A version header alone, or one naming no modern revision, shows nothing.
+      expect(judged({ ...facts, headers: { ...facts.headers, ...MODERN_HEADERS } })).toEqual([expect.objectContaining({ era: 'legacy' })]);
+      // A version header alone, or one naming no modern revision, shows nothing either.
       expect(judged({ ...facts, headers: { ...facts.headers, 'mcp-protocol-version': '2026-07-28' } })).toEqual([expect.objectContaining({ era: 'legacy' })]);
       expect(judged({ ...facts, headers: { ...facts.headers, ...MODERN_HEADERS, 'mcp-protocol-version': '2099-01-01' } })).toEqual([expect.objectContaining({ era: 'legacy' })]);
       // A session around it is a legacy sign whatever the headers claim.
@@ -73,8 +73,21 @@ describe('policyShapeOf', () => {
     }
   });
 
-  test('stdio lines pass no context and are judged as classified', () => {
-    expect(policyShapeOf(classified({ ...base, kind: 'request', method: 'x', id: 1, era: 'modern', reason: 'modern-meta', transport: 'stdio' }), undefined)).toMatchObject({ era: 'modern' });
-    expect(policyShapeOf(classified({ ...base, kind: 'other', method: 'x' }), undefined)).toBeUndefined();
+  test('a request whose headers claim modern but whose body carries no envelope is legacy', () => {
+    expect(judged({ body: toolsList(), headers: MODERN_HEADERS })).toEqual([expect.objectContaining({ era: 'legacy' })]);
+  });
+
+  test('a stdio line is modern only by its envelope naming a modern revision, outside a batch; an unreadable line is legacy', () => {
+    const stdio = (batch = false) => ({ stdio: true, batch }) as const;
+    const call = (version: string, reason: 'modern-meta' | 'stdio-process' = 'modern-meta') =>
+      classified({ ...base, kind: 'request', method: 'tools/call', id: 1, era: reason === 'modern-meta' ? 'modern' : 'legacy', reason, transport: 'stdio', version });
+    expect(policyShapeOf(call('2026-07-28'), stdio())).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    // The HTTP side judges a _meta naming a legacy revision legacy: so does stdio.
+    expect(policyShapeOf(call('2025-06-18'), stdio())).toEqual({ era: 'legacy', transport: 'stdio', version: '2025-06-18' });
+    expect(policyShapeOf(call('anything'), stdio())).toMatchObject({ era: 'legacy' });
+    expect(policyShapeOf(call('2026-07-28'), stdio(true))).toMatchObject({ era: 'legacy' });
+    expect(policyShapeOf(call('2025-11-25', 'stdio-process'), stdio())).toMatchObject({ era: 'legacy', version: '2025-11-25' });
+    expect(policyShapeOf(classified({ ...base, kind: 'other', method: 'x', transport: 'stdio', era: 'unknown', reason: 'invalid-json', version: null }), stdio())).toEqual({ era: 'legacy', transport: 'stdio', version: null });
+    for (const kind of ['notification', 'response'] as const) expect(policyShapeOf(classified({ ...base, kind, method: 'x', transport: 'stdio' }), stdio())).toBeUndefined();
   });
 });
