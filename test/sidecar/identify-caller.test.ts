@@ -52,10 +52,14 @@ describe('createCallerIdentifier', () => {
       expect(identify(request(headers))).toEqual(ANONYMOUS);
     });
 
-    test('takes the first word after the scheme as the token, as the SDK\'s bearer middleware does, so words after it change nothing', () => {
-      // The SDK server splits on a space and reads the second part: `Bearer <token> <word>` is served as <token>.
-      expect(identify(request({ authorization: `Bearer ${TOKEN} extra` }))).toEqual(identify(request(bearer())));
-      expect(identify(request({ authorization: `Bearer ${TOKEN} extra` })).source).toBe('bearer-fingerprint');
+    test('a token followed by more words is a caller of its own, never the token\'s nor anonymous: servers read that value differently', () => {
+      // The JS SDK serves `Bearer <token> <word>` as <token>, the Python SDK reads "<token> <word>".
+      const extra = identify(request({ authorization: `Bearer ${TOKEN} extra` }));
+      expect(extra.source).toBe('bearer-fingerprint');
+      expect(extra.integration).not.toBe(identify(request(bearer())).integration);
+      expect(extra.integration).not.toBe(ANONYMOUS.integration);
+      // Trailing blanks are not words: the token is the token.
+      expect(identify(request({ authorization: `Bearer ${TOKEN} \t` }))).toEqual(identify(request(bearer())));
     });
   });
 
