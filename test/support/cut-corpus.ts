@@ -168,6 +168,10 @@ function metaVersionOf(variant: CutVariant): string | undefined {
   if (variant.meta === 'client') return CLIENT_META[variant.message];
   return variant.meta === 'absent' ? undefined : variant.meta;
 }
+/** True when the variant's request carries the modern envelope (`_meta` with a protocol version), whatever it names. */
+export function carriesEnvelope(variant: CutVariant): boolean {
+  return !variant.message.startsWith('initialize') && metaVersionOf(variant) !== undefined;
+}
 const OTHER_METHOD = 'tools/list';
 const TOOL = 'echo';
 
