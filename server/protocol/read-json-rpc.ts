@@ -2,8 +2,8 @@
  * Reads the shape of one parsed JSON value as a JSON-RPC 2.0 message. Pure; never throws.
  * Only the members classification needs are kept, so hostile bodies cost nothing extra.
  */
-
 import { isRecord } from './is-record.js';
+import { nonFiniteAsNull } from './non-finite-as-null.js';
 
 export type JsonRpcId = string | number;
 
@@ -46,12 +46,22 @@ export function readJsonRpc(value: unknown): JsonRpcMessage {
   };
 }
 
-/** Parses text as JSON, answering undefined instead of throwing. */
+/**
+ * Parses text as JSON, answering undefined instead of throwing. Text `JSON.parse` refuses only for
+ * Python's `NaN`/`Infinity` literals is read as the Python SDK's servers read it (see
+ * non-finite-as-null.ts): the refusal path alone pays for that second look.
+ */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false };
+    const lenient = nonFiniteAsNull(text);
+    if (lenient === undefined) return { ok: false };
+    try {
+      return { ok: true, value: JSON.parse(lenient) };
+    } catch {
+      return { ok: false };
+    }
   }
 }
 
