@@ -223,7 +223,7 @@ export const configSchema = z
     maxBodyBytes: positiveInt
       .default(4 * 1024 * 1024)
       .describe(
-        'Largest request body read to classify it; bigger ones are forwarded unread and judged on their headers. The default is the official SDK servers\' own limit, so a body the sidecar cannot read is one they refuse too (413).',
+        'Largest request body read to classify it; a bigger one is forwarded unread and, since it cannot be shown modern, refused by a plan that refuses the legacy era. The default is the official SDK servers\' own limit, so a body the sidecar cannot read is one they refuse too (413).',
       ),
     maxAnswerBytes: positiveInt.default(1024 * 1024).describe('Largest JSON answer, or single SSE event, read to find an outcome.'),
     httpSseMessagePaths: z

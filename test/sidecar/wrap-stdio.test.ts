@@ -61,7 +61,7 @@ interface Harness {
 }
 
 /** The real v2 dual-era stdio server behind wrapStdio, driven line by line over in-memory pipes. */
-function start(dir: string, policy: CompiledPolicy | undefined): Harness {
+function start(dir: string, policy: CompiledPolicy | undefined, maxLineBytes = 1 << 20): Harness {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const recorded: Observation<Caller>[] = [];
@@ -73,7 +73,7 @@ function start(dir: string, policy: CompiledPolicy | undefined): Harness {
     args: ['--import', 'tsx', join(PROJECT_ROOT, 'test', 'peers', 'v2-stdio-server.ts'), 'dual'],
     meter,
     caller: CALLER,
-    maxLineBytes: 1 << 20,
+    maxLineBytes,
     onInternalError: (error) => {
       throw error;
     },
@@ -177,6 +177,35 @@ describe('wrapStdio with a retirement policy, on the real v2 dual-era stdio serv
     await running.end();
     expect(readFileSync(running.stdinLog, 'utf8')).toBe(before + after);
     expect(running.recorded.filter((o) => o.outcome === 'blocked').map((o) => o.message.method)).toEqual(['tools/list', 'notifications/progress', 'ping']);
+  });
+
+  test('a call whose _meta names a legacy revision is legacy on stdio as over HTTP: refused under the cut, never given to the server', async () => {
+    running = start(dir, legacyRetired('deny'));
+    const legacyMeta = { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': '2025-06-18' };
+    running.send(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: legacyMeta } })}\n`);
+    expect(await running.next()).toMatchObject({ id: 3, error: { code: -32022, data: { requested: '2025-06-18' } } });
+    running.send(`${JSON.stringify(modernList(4))}\n`);
+    expect(await running.next()).toMatchObject({ id: 4, result: { resultType: 'complete' } });
+    await running.end();
+    expect(readFileSync(running.stdinLog, 'utf8')).toBe(`${JSON.stringify(modernList(4))}\n`);
+    expect(running.recorded.filter((o) => o.outcome === 'blocked').map((o) => [o.message.method, o.message.version])).toEqual([['tools/list', '2025-06-18']]);
+  });
+
+  test('an initialize padded past the line bound and written in chunks is kept back whole under the cut, answered, and counted blocked once', async () => {
+    running = start(dir, legacyRetired('deny'), 4096);
+    const padded = `${JSON.stringify({ ...initialize(0), params: { ...initialize(0).params, pad: 'x'.repeat(20_000) } })}\n`;
+    for (let at = 0; at < padded.length; at += 1000) running.send(padded.slice(at, at + 1000));
+    const refusal = (await running.next()) as { id: unknown; error: { code: number; message: string } };
+    expect(refusal).toMatchObject({ id: null, error: { code: -32022 } });
+    expect(refusal.error.message).toContain('could not be shown to be modern');
+    // The next line is judged as usual.
+    running.send(`${JSON.stringify(modernList(5))}\n`);
+    expect(await running.next()).toMatchObject({ id: 5, result: { resultType: 'complete' } });
+    await running.end();
+    const seen = readFileSync(running.stdinLog, 'utf8');
+    expect(seen).not.toContain('initialize');
+    expect(seen).toBe(`${JSON.stringify(modernList(5))}\n`);
+    expect(running.recorded.filter((o) => o.outcome === 'blocked').map((o) => o.message.reason)).toEqual(['body-too-large']);
   });
 
   test('in a dry run the initialize is passed on and served, counted with would-block on its caller', async () => {
