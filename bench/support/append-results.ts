@@ -19,6 +19,7 @@ const HEADER = [
   '  modern-only server) adds for a 2025-era client, side by side with a dual-era server answering it directly and',
   '  with the sidecar without the bridge; fixed rate, one sequential connection, max throughput. Smoke runs: `BENCH_BRIDGE_*`',
   '  (see bench/bridge/bridge-settings.ts).',
+  '- `npx tsx bench/batch/batch.ts` (seconds): a JSON-RPC batch of up to 100,000 messages under a cut, the sidecar\'s CPU beside `JSON.parse` of the same body, and the answer\'s size.',
   '- `npm run soak` (bench/soak/soak.ts, about 1–1.5 minutes): hostile-input fuzz, 10⁵ distinct identities, and',
   '  SIGKILL under steady traffic, against the sidecar in a child process.',
   '',
