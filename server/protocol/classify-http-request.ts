@@ -91,6 +91,17 @@ function classifyOversized(ctx: PostContext): ClassifiedMessage {
   return classified({ kind: 'other', method, id: null, era: 'unknown', transport, reason: 'body-too-large', version: null });
 }
 
+/**
+ * The first value of a header sent more than once, which Node hands over joined by commas: the
+ * Python SDK's server routes by the first `MCP-Protocol-Version`, so the count follows it. (The
+ * policy compares the whole value with the body, so a repeated header never agrees with one.)
+ */
+function firstOfList(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const comma = value.indexOf(',');
+  return comma < 0 ? value : value.slice(0, comma).trim();
+}
+
 function answersArriveOnOf(ctx: PostContext): string | undefined {
   if (ctx.channel?.key !== undefined) return `sse:${ctx.channel.key}`;
   return ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined;
@@ -105,7 +116,7 @@ export function classifyHttpRequest(facts: HttpRequestFacts, lookups: ClassifyLo
   const ctx: PostContext = {
     sessionId,
     sessionVersion: sessionId === undefined ? undefined : lookups.sessionVersion(sessionId),
-    headerVersion: headerValue(facts.headers, HEADER.protocolVersion),
+    headerVersion: firstOfList(headerValue(facts.headers, HEADER.protocolVersion)),
     headerMethod: headerValue(facts.headers, HEADER.method),
     channel: facts.method === 'POST' ? lookups.httpSseChannel(facts.path) : undefined,
     inBatch: false,

@@ -5,12 +5,17 @@
  *   `TextDecoder`: a UTF-8 byte-order mark is dropped and the declared charset is ignored;
  * - body-parser and raw-body (Express's `express.json()`, v1's HTTP+SSE transport) decode by the
  *   declared `charset` with iconv-lite, which also drops a byte-order mark.
- * So the body is read as UTF-8 without its mark and, when a charset other than UTF-8 is declared
- * and iconv-lite knows it, also in that charset. The declared reading comes first (it is the one
- * counted); the policy judges every reading and refuses the request if it refuses any.
+ * - the Python SDK's servers hand the bytes to Python's `json`, which finds UTF-16 or UTF-32 from a
+ *   byte-order mark or the pattern of zero bytes in the first four (RFC 4627 §3), whatever the
+ *   declared charset says.
+ * So the body is read as UTF-8 without its mark, in the declared charset when iconv-lite knows it,
+ * and in the encoding Python detects when that is not UTF-8. The declared reading comes first;
+ * when readings differ, the first that is JSON is the one counted, and the policy judges every
+ * reading that is JSON (one that is not serves nothing) and refuses the request if it refuses any.
  */
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
+import { parseJson } from '../protocol/read-json-rpc.js';
 
 export interface BodyText {
   /** The reading the request is counted by. */
@@ -39,19 +44,47 @@ function utf8Reading(bytes: Buffer): string {
   return (bom ? bytes.subarray(3) : bytes).toString('utf8');
 }
 
-/** The body's readings (see above). Never throws: a charset iconv-lite cannot decode adds no reading. */
+/** The encoding Python's `json.detect_encoding` finds in the first bytes, or undefined for UTF-8. */
+export function pythonDetectedEncoding(bytes: Buffer): string | undefined {
+  const [a, b, c, d] = bytes;
+  if (bytes.length >= 4 && ((a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) || (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00))) return 'utf-32';
+  if (bytes.length >= 2 && ((a === 0xfe && b === 0xff) || (a === 0xff && b === 0xfe))) return 'utf-16';
+  if (bytes.length >= 4) {
+    if (a === 0) return b !== 0 ? 'utf-16be' : 'utf-32be';
+    if (b === 0) return c !== 0 || d !== 0 ? 'utf-16le' : 'utf-32le';
+  } else if (bytes.length === 2) {
+    if (a === 0) return 'utf-16be';
+    if (b === 0) return 'utf-16le';
+  }
+  return undefined;
+}
+
+function decoded(bytes: Buffer, encoding: string | undefined): string | undefined {
+  if (encoding === undefined || UTF8.test(encoding)) return undefined;
+  try {
+    return iconv.encodingExists(encoding) ? iconv.decode(bytes, encoding) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reading a server could serve: JSON, as the servers' parsers take it. */
+function isJsonText(text: string): boolean {
+  return parseJson(text).ok;
+}
+
+/** The body's readings (see above). Never throws: an encoding iconv-lite cannot decode adds no reading. */
 export function readBodyText(bytes: Buffer, contentType: string | undefined): BodyText {
   const utf8 = utf8Reading(bytes);
-  const charset = declaredCharset(contentType);
-  if (charset === undefined || UTF8.test(charset)) return { text: utf8, others: NONE };
-  let declared: string;
-  try {
-    if (!iconv.encodingExists(charset)) return { text: utf8, others: NONE };
-    declared = iconv.decode(bytes, charset);
-  } catch {
-    return { text: utf8, others: NONE };
-  }
-  return declared === utf8 ? { text: utf8, others: NONE } : { text: declared, others: [utf8] };
+  const declared = decoded(bytes, declaredCharset(contentType));
+  // The common case, a UTF-8 body with no other charset declared: one reading, nothing parsed here.
+  const detected = bytes.length > 0 && (bytes[0] === 0 || bytes[1] === 0 || bytes[0]! >= 0xfe) ? decoded(bytes, pythonDetectedEncoding(bytes)) : undefined;
+  if (declared === undefined && detected === undefined) return { text: utf8, others: NONE };
+  const readings: string[] = [];
+  for (const reading of [declared, utf8, detected]) if (reading !== undefined && !readings.includes(reading)) readings.push(reading);
+  if (readings.length === 1) return { text: readings[0]!, others: NONE };
+  const counted = readings.find(isJsonText) ?? readings[0]!;
+  return { text: counted, others: readings.filter((reading) => reading !== counted && isJsonText(reading)) };
 }
 
 /**
@@ -108,15 +141,7 @@ export function readChunksText(chunks: readonly Buffer[], contentType: string | 
   if (decoded === undefined) return { ...asSent, encodingUnread: true };
   if (decoded === bytes) return asSent;
   const read = readBodyText(decoded, contentType);
-  const sentIsJson = [asSent.text, ...asSent.others].filter(isJson);
+  const sentIsJson = [asSent.text, ...asSent.others].filter(isJsonText);
   return sentIsJson.length === 0 ? read : { text: read.text, others: [...read.others, ...sentIsJson] };
 }
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -135,6 +135,13 @@ describe('classifyHttpRequest', () => {
     expect(classifyHttpRequest(post(legacyToolsList(), sessionHeader('s-3')), lookups()).cancels).toEqual([]);
   });
 
+  test('a version header sent twice is counted by its first value, which the Python SDK routes by', () => {
+    const [message] = classifyHttpRequest(post(legacyToolsList(), { 'mcp-protocol-version': '2025-11-25, 2026-07-28', 'mcp-method': 'tools/list' }), lookups()).messages;
+    expect(message).toMatchObject({ era: 'legacy', reason: 'legacy-version-header', version: '2025-11-25' });
+    const [modern] = classifyHttpRequest(post(legacyToolsList(), { 'mcp-protocol-version': '2026-07-28, 2025-11-25', 'mcp-method': 'tools/list' }), lookups()).messages;
+    expect(modern).toMatchObject({ era: 'modern', reason: 'modern-malformed', version: '2026-07-28' });
+  });
+
   describe('a request carrying the modern envelope', () => {
     classifyRows([
       {
