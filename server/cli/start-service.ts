@@ -166,6 +166,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     identityReady: identify.ready,
     authChallenge: authChallengeFromConfig(config.identity),
     onNonMcp: () => metering.countNonMcp(),
+    nonMcpPaths: config.nonMcpPaths,
     policy: policy.current,
     ...(bridge === undefined ? {} : { bridge }),
     now,

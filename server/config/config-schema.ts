@@ -230,6 +230,13 @@ export const configSchema = z
       .array(z.string().startsWith('/'))
       .default(['/messages'])
       .describe('Paths treated as HTTP+SSE message endpoints before an `endpoint` event names them (after a sidecar restart, say).'),
+    nonMcpPaths: z
+      .array(z.string().startsWith('/').max(1024))
+      .max(256)
+      .default([])
+      .describe(
+        'Paths under the public prefix that serve no MCP (an OAuth `/token` or `/register` endpoint beside `/`, say): a request at one of them or below it is passed on untouched and counted apart, never judged, so a cut does not refuse it. `/.well-known/` is always such a path.',
+      ),
     httpSseStreamPaths: z
       .array(z.string().startsWith('/'))
       .default(['/sse'])

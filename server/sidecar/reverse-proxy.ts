@@ -62,6 +62,8 @@ export interface ReverseProxyOptions {
   authChallenge?: AuthChallenge;
   /** A request that cannot be MCP (outside the public prefix, `/.well-known/`, …): passed on, not metered. */
   onNonMcp?: () => void;
+  /** Paths the operator declares non-MCP (and everything below them): passed on, never judged. */
+  nonMcpPaths?: readonly string[];
   /** Failures of the sidecar's own code: reported, never passed on to traffic. */
   onInternalError: (error: unknown, where: string) => void;
   /** The retirement policy in force now: read per request, compiled elsewhere. Absent: nothing is enforced. */
@@ -114,6 +116,14 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   const forwarded = new OpenList<Forwarded>();
 
   const now = options.now ?? Date.now;
+  // Matched on the placed path, as the server routes it: `/TOKEN/../token` is `/token`.
+  const declaredNonMcp = (options.nonMcpPaths ?? []).map((p) => p.replace(/\/+$/, '').toLowerCase());
+  const isDeclaredNonMcp = (path: string): boolean => {
+    if (declaredNonMcp.length === 0) return false;
+    const query = path.indexOf('?');
+    const pathname = (query < 0 ? path : path.slice(0, query)).toLowerCase();
+    return declaredNonMcp.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  };
   const challenge = options.authChallenge === undefined ? undefined : () => options.authChallenge!.current();
 
   function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> & { relayCaller?: string } {
@@ -125,7 +135,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
       const path = placeRequestTarget(req.url ?? '/') ?? req.url ?? '/';
       // A GET where HTTP+SSE streams open is one, wherever the path lies and whatever its Accept says.
       const streamPath = method === 'GET' && options.meter.isHttpSseStreamPath(path);
-      const mcp = streamPath || ((isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers }));
+      const mcp = streamPath || (!isDeclaredNonMcp(path) && (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers }));
       if (!mcp) {
         options.onNonMcp?.();
         return ungated(options.onInternalError);

@@ -114,6 +114,21 @@ describe('a cut judges the request the server will receive', () => {
     expect(await trafficTotals(service, 'reason', { outcome: 'blocked' })).toEqual({ 'batch-too-large': 1 });
   });
 
+  test('under a cut, paths the operator declares non-MCP pass untouched and are counted apart; everything else under the prefix is judged', async () => {
+    upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    service = await startTestService(new URL(upstream.origin), { enforcement: supported, nonMcpPaths: ['/token', '/register/'] });
+    await cut();
+    const form = ['Content-Type: application/x-www-form-urlencoded'];
+    for (const target of ['/token', '/TOKEN', '/register', '/register/client-1', '/x/../token']) {
+      expect((await rawTarget(service.sidecarUrl, 'POST', target, form, 'grant_type=refresh_token&refresh_token=r')).status).toBe(200);
+    }
+    // Not declared: a POST anywhere else under the prefix is MCP to the sidecar, and this one is not shown modern.
+    for (const target of ['/tokens', '/mcp']) expect((await rawTarget(service.sidecarUrl, 'POST', target, form, 'grant_type=x')).status).toBe(400);
+    expect(upstream.received.map((r) => r.url)).toEqual(['/token', '/TOKEN', '/register', '/register/client-1', '/token']);
+    expect(service.health()).toMatchObject({ metering: { nonMcpRequests: 5 } });
+    expect(await trafficTotals(service, 'outcome')).toEqual({ blocked: 2 });
+  });
+
   test('the target forwarded is the target placed: dot segments, unreserved escapes and the prefix\'s case as the server writes it', async () => {
     upstream = await startRawUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
     service = await startTestService(new URL('/mcp', upstream.origin), { enforcement: supported });
