@@ -144,12 +144,13 @@ describe('past a cut, nothing the server would serve on its legacy path walks by
     await sendPlan(service, 'POST', '/api/v1/plans', { name: 'Retire HTTP+SSE', scope: { kind: 'transport', value: 'http+sse' }, announceDate: day(-90), retireDate: day(-1), action: 'deny', policyUrl: 'https://example.com/sse-retirement' });
     const gets = () => peer!.seen.filter((r) => r.method === 'GET').length;
     const before = gets();
-    for (const headers of [[], ['Mcp-Session-Id: any-session-id', 'Accept: text/event-stream'], ['Accept: */*']]) {
-      const refused = await rawTarget(service.sidecarUrl, 'GET', '/BASE/sse', headers);
+    // Express routes `/base/sse/` to the same stream as `/base/sse`: so is it judged.
+    for (const [target, headers] of [['/BASE/sse', []], ['/base/sse', ['Mcp-Session-Id: any-session-id', 'Accept: text/event-stream']], ['/base/sse', ['Accept: */*']], ['/base/sse/', []]] as const) {
+      const refused = await rawTarget(service.sidecarUrl, 'GET', target, [...headers]);
       expect(refused.status).toBeGreaterThanOrEqual(400);
       expect(refused.text).toContain('HTTP+SSE transport is retired');
     }
     expect(gets()).toBe(before);
-    expect(await trafficTotals(service, 'transport', { outcome: 'blocked' })).toEqual({ 'http+sse': 3 });
+    expect(await trafficTotals(service, 'transport', { outcome: 'blocked' })).toEqual({ 'http+sse': 4 });
   });
 });
