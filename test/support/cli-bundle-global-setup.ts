@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { PROJECT_ROOT } from './spawn-cli.js';
+import { buildCliBundle } from './stage-cli-bundle.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,21 +22,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, 'cli-'));
   const entry = join(dir, 'main.mjs');
-  await build({
-    entryPoints: [join(PROJECT_ROOT, 'server', 'cli', 'main.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // A native addon cannot be inlined: it is loaded from the checkout's node_modules.
-    external: ['better-sqlite3'],
-    // Bundled CommonJS packages call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    // Beside the bundle, not in it: an inline map would triple what each process reads and parses.
-    sourcemap: true,
-    logLevel: 'silent',
-  });
+  await buildCliBundle(entry, true);
   project.provide('cliEntry', entry);
   return () => rmSync(dir, { recursive: true, force: true });
 }

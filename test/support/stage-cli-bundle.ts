@@ -11,6 +11,27 @@ export interface StagedCli {
   dispose(): void;
 }
 
+/**
+ * Bundles server/cli/main.ts into one ES module at `outfile`. better-sqlite3, a native addon, stays
+ * outside: it is loaded from the nearest node_modules at run time. A source map, when asked for,
+ * goes beside the bundle, never inside it (an inline one triples what each process reads).
+ */
+export async function buildCliBundle(outfile: string, sourcemap = false): Promise<void> {
+  await build({
+    entryPoints: [join(PROJECT_ROOT, 'server', 'cli', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    sourcemap,
+    logLevel: 'silent',
+  });
+}
+
 /** The one dependency esbuild cannot inline (a native addon), and what it loads at run time. */
 const NATIVE_PACKAGES = ['better-sqlite3', 'bindings', 'file-uri-to-path'];
 
@@ -23,18 +44,7 @@ export async function stageCliBundle(): Promise<StagedCli> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sunset-cli-'));
   try {
     const entry = join(dir, 'cli', 'main.mjs');
-    await build({
-      entryPoints: [join(PROJECT_ROOT, 'server', 'cli', 'main.ts')],
-      outfile: entry,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      external: ['better-sqlite3'],
-      // Bundled CommonJS packages call require(); an ES module has none of its own.
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      logLevel: 'silent',
-    });
+    await buildCliBundle(entry);
     cpSync(join(PROJECT_ROOT, 'migrations'), join(dir, 'migrations'), { recursive: true });
     for (const name of NATIVE_PACKAGES) {
       const from = join(PROJECT_ROOT, 'node_modules', name);
