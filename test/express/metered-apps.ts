@@ -9,6 +9,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { registerDemoTools } from '../../server/demo/demo-tools.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from '../peers/listen-peer.js';
 import { registerV1PeerTools } from '../peers/register-v1-peer-tools.js';
+import { logDelivered, logServedBy, type ServedLog } from '../support/served-log.js';
 
 export type AppKind = 'v1-session' | 'v1-stateless' | 'v1-sse' | 'v2-dual';
 
@@ -19,6 +20,8 @@ export interface MeteredAppOptions {
   json: boolean;
   /** Runs in each MCP route before the SDK handles the request (servedBy, say). */
   beforeHandle?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The SDK's own log of what it served, on which path (served-log.ts); absent, nothing is logged. */
+  served?: ServedLog;
 }
 
 function sessionOf(req: IncomingMessage): string | undefined {
@@ -55,6 +58,8 @@ function mountV1Session(app: Express, path: string, options: MeteredAppOptions):
     const server = new V1McpServer({ name: 'v1-session-app', version: '1.0.0' });
     registerV1PeerTools(server);
     await server.connect(transport);
+    // A v1 server serves only the legacy era.
+    if (options.served !== undefined) logDelivered(transport, 'legacy', options.served);
     await transport.handleRequest(req, res, bodyOf(req));
   });
   return async () => {
@@ -113,7 +118,7 @@ function mountV2Dual(app: Express, path: string, options: MeteredAppOptions): ()
   const handler = createMcpHandler((ctx) => {
     const server = new V2McpServer({ name: 'v2-dual-app', version: '1.0.0' });
     registerDemoTools(server, ctx.era);
-    return server;
+    return options.served === undefined ? server : logServedBy(server, ctx.era, options.served);
   });
   const handle = toNodeHandler(handler);
   app.all(path, (req, res) => {
