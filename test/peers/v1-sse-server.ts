@@ -4,10 +4,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { listenPeer, recordRequest, type Peer, type SeenRequest } from './listen-peer.js';
 import { registerV1PeerTools } from './register-v1-peer-tools.js';
+import { logDelivered, type ServedLog } from '../support/served-log.js';
 
 export type V1SseServerOptions = {
   /** Mount under a prefix such as `/base`: then `GET /base/sse` and `POST /base/messages`. */
   basePath?: string;
+  /** The server's own log of what it served (served-log.ts): a v1 server serves only the legacy era. */
+  served?: ServedLog;
 };
 
 /** The deprecated HTTP+SSE transport (2024-11-05) on the v1 SDK's `SSEServerTransport`. */
@@ -29,6 +32,7 @@ export async function startV1SseServer(opts: V1SseServerOptions = {}): Promise<P
     const server = new McpServer({ name: 'v1-sse-peer', version: '1.0.0' });
     registerV1PeerTools(server);
     await server.connect(transport);
+    if (opts.served !== undefined) logDelivered(transport, 'legacy', opts.served);
   });
 
   app.post(`${basePath}/messages`, async (req, res) => {
