@@ -88,7 +88,7 @@ async function appTarget(rig: Rig, app: (typeof APPS)[number]): Promise<Target> 
     },
   };
   // The store opens in the background; the first request waits for it. openLegacySession reads only the URL it posts to.
-  if (app.kind === 'v1-session') target.liveSessionId = await openLegacySession({ sidecarUrl: new URL('/mcp', peer.origin).href } as Pick<TestService, 'sidecarUrl'> as TestService);
+  if (app.kind === 'v1-session') target.liveSessionId = await openLegacySession({ sidecarUrl: new URL(peer.origin) } as Pick<TestService, 'sidecarUrl'> as TestService);
   return target;
 }
 

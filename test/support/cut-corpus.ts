@@ -168,9 +168,20 @@ function metaVersionOf(variant: CutVariant): string | undefined {
   if (variant.meta === 'client') return CLIENT_META[variant.message];
   return variant.meta === 'absent' ? undefined : variant.meta;
 }
-/** True when the variant's request carries the modern envelope (`_meta` with a protocol version), whatever it names. */
+/**
+ * True when the variant's request, as `JSON.parse` reads it (the last of repeated keys), is a
+ * request other than `initialize` carrying the modern envelope (`_meta` with a protocol version),
+ * whatever version it names.
+ */
 export function carriesEnvelope(variant: CutVariant): boolean {
-  return !variant.message.startsWith('initialize') && metaVersionOf(variant) !== undefined;
+  const method = METHOD_OF[variant.message];
+  const read = variant.duplicateKey === 'method-decoy-last' ? decoyMethodOf(method) : method;
+  return read !== 'initialize' && metaVersionOf(variant) !== undefined;
+}
+
+/** The other method a repeated `method` key names. */
+function decoyMethodOf(method: string): string {
+  return method === 'initialize' ? OTHER_METHOD : 'initialize';
 }
 const OTHER_METHOD = 'tools/list';
 const TOOL = 'echo';
@@ -206,7 +217,7 @@ function messageOf(variant: CutVariant, id: number): Entries {
     params.push(['_meta', real]);
     if (variant.duplicateKey === 'meta-decoy-last') params.push(['_meta', decoy]);
   }
-  const decoyMethod = method === 'initialize' ? OTHER_METHOD : 'initialize';
+  const decoyMethod = decoyMethodOf(method);
   const members: [string, Json][] = [['jsonrpc', '2.0'], ['id', id]];
   if (variant.duplicateKey === 'method-decoy-first') members.push(['method', decoyMethod]);
   members.push(['method', method]);
