@@ -27,7 +27,7 @@ export function createAlertsRouter(deps: AlertsRouterDeps): Router {
   const list = (state?: AlertRecord['state']) => deps.store().listAlerts(state === undefined ? {} : { state });
 
   router.get('/alerts', async (req, res) => {
-    const { state } = parseInput(listQuery, req.query);
+    const { state } = parseInput(listQuery, req.query, 'query');
     res.json(alertsToJson(await list(state)));
   });
 
@@ -40,7 +40,7 @@ export function createAlertsRouter(deps: AlertsRouterDeps): Router {
   });
 
   router.get('/alerts/:id', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     const alert = await deps.store().getAlert(id);
     if (alert === undefined) throw new AppError('not_found', `no alert ${id}`, 'id');
     const { deliveries, ...rest } = alert;

@@ -22,7 +22,7 @@ export const auditQuery = z
 export function createAuditRouter(deps: AuditRouterDeps): Router {
   const router = Router();
   router.get('/audit', async (req, res) => {
-    const query = parseInput(auditQuery, req.query);
+    const query = parseInput(auditQuery, req.query, 'query');
     // One more than asked says whether there is a next page.
     const events = await deps.store().listAuditEvents({ ...query, limit: query.limit + 1 });
     const page = events.slice(0, query.limit);

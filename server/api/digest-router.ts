@@ -56,7 +56,7 @@ export function createDigestRouter(deps: DigestRouterDeps): Router {
   const router = Router();
 
   router.get('/digest', async (req, res) => {
-    parseInput(digestQuery, req.query);
+    parseInput(digestQuery, req.query, 'query');
     const store = deps.store();
     const digest = await loadDigest(store, { now: deps.now(), thresholds: deps.thresholds, top: deps.top, links: deps.links() });
     const [last] = await store.listDigests({ limit: 1 });
@@ -73,14 +73,14 @@ export function createDigestRouter(deps: DigestRouterDeps): Router {
   });
 
   router.get('/digests', async (req, res) => {
-    const query = parseInput(listQuery, req.query);
+    const query = parseInput(listQuery, req.query, 'query');
     const rows = await deps.store().listDigests({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     res.json({ digests: page.map(digestRecordToJson), next: rows.length > query.limit ? page[page.length - 1]!.id : null });
   });
 
   router.get('/digests/:id', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     const [row] = await deps.store().listDigests({ before: id + 1, limit: 1 });
     if (row === undefined || row.id !== id) throw new AppError('not_found', `no digest ${id}`, 'id');
     res.json({ ...digestRecordToJson(row), content: row.content });

@@ -22,7 +22,7 @@ export const checkBody = z.object({ nodes: z.array(z.string().min(1)).min(1).opt
 export function createFleetRouter(deps: FleetRouterDeps): Router {
   const router = Router();
   router.get('/fleet', async (req, res) => {
-    parseInput(fleetQuery, req.query);
+    parseInput(fleetQuery, req.query, 'query');
     res.json(fleetToJson(await loadFleetView(deps.store(), deps.now()), deps.nodes));
   });
   router.post('/fleet/check', async (req, res) => {

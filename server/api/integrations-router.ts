@@ -78,25 +78,25 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   };
 
   router.get('/integrations', async (req, res) => {
-    const { migration, orderBy, ...page } = parseInput(pageSchema, req.query);
+    const { migration, orderBy, ...page } = parseInput(pageSchema, req.query, 'query');
     const view = await load(orderBy);
     // The split stays over every caller; only the listed ones are filtered.
     res.json(integrationsToJson(migration === undefined ? view : { ...view, integrations: view.integrations.filter((i) => i.migration === migration) }, page));
   });
 
   router.get('/integrations/:key', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
+    const { key } = parseInput(keyParam, req.params, 'path');
     res.json(integrationToJson(await find(key)));
   });
 
   router.get('/integrations/:key/people', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
-    const span = resolveDaySpan(parseInput(peopleQuery, req.query), deps.now(), USAGE_WINDOW_DAYS);
+    const { key } = parseInput(keyParam, req.params, 'path');
+    const span = resolveDaySpan(parseInput(peopleQuery, req.query, 'query'), deps.now(), USAGE_WINDOW_DAYS);
     res.json(callerPeopleToJson(key, span, await deps.store().listCallerPeopleDays(key, span)));
   });
 
   router.post('/integrations/:key/aliases', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
+    const { key } = parseInput(keyParam, req.params, 'path');
     const body = parseInput(joinBody, req.body);
     // Traffic nobody named is no application's: joining it would hand the unknown base to one caller.
     if (UNIDENTIFIED_KEYS.has(key)) throw new AppError('invalid_parameter', `${key} names nobody: nothing can be joined into it`, 'key');
@@ -114,7 +114,7 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   });
 
   router.delete('/integrations/:key/aliases/:alias', async (req, res) => {
-    const { key, alias } = parseInput(aliasParam, req.params);
+    const { key, alias } = parseInput(aliasParam, req.params, 'path');
     const joined = (await deps.store().listCallerAliases()).find((row) => row.alias === alias && row.caller === key);
     if (joined === undefined) throw new AppError('not_found', `${alias} is not joined into ${key}`, 'alias');
     const undone = await deps.store().unjoinCaller(alias, actorOf(res), deps.now());
@@ -124,7 +124,7 @@ export function createIntegrationsRouter(deps: IntegrationsRouterDeps): Router {
   });
 
   router.patch('/integrations/:key', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
+    const { key } = parseInput(keyParam, req.params, 'path');
     const patch = parseInput(patchSchema, req.body);
     if ((await deps.store().updateIntegration(key, patch, deps.now(), actorOf(res))) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
     res.json(integrationToJson(await find(key)));

@@ -27,13 +27,13 @@ export function createNoticesRouter(deps: NoticesRouterDeps): Router {
   const router = Router();
 
   router.get('/integrations/:key/notices', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
+    const { key } = parseInput(keyParam, req.params, 'path');
     const store = deps.store();
     res.json({ notices: (await store.listCallerNotices({ integrations: [key] })).map(noticeToJson), contacts: (await store.listCallerContacts([key])).map(contactToJson) });
   });
 
   router.post('/integrations/:key/contacts', async (req, res) => {
-    const { key } = parseInput(keyParam, req.params);
+    const { key } = parseInput(keyParam, req.params, 'path');
     const input = parseInput(contactBody, req.body);
     const store = deps.store();
     if ((await store.getIntegration(key)) === undefined) throw new AppError('not_found', `no integration ${key}`, 'key');
@@ -42,7 +42,7 @@ export function createNoticesRouter(deps: NoticesRouterDeps): Router {
   });
 
   router.get('/plans/:id/notices', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     if ((await deps.store().getPlan(id)) === undefined) throw new AppError('not_found', `no plan ${id}`, 'id');
     res.json({ notices: (await deps.store().listCallerNotices({ planId: id })).map(noticeToJson) });
   });

@@ -35,7 +35,7 @@ export function createPausesRouter(deps: PausesRouterDeps): Router {
   };
 
   router.get('/pauses', async (req, res) => {
-    const query = parseInput(listQuery, req.query);
+    const query = parseInput(listQuery, req.query, 'query');
     const now = deps.now();
     const pauses = await deps.store().listPlanPauses(query.active === 'true' ? { endedSince: now } : {});
     res.json({ pauses: pauses.map((p) => pauseToJson(p, isPauseActive(p, now))).filter((p) => query.active !== 'true' || p.active) });

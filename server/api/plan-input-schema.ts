@@ -24,6 +24,10 @@ const brownoutSchema = z
   .strict()
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' });
 
+const DAY_MS = 86_400_000;
+/** The last day a date is written as YYYY-MM-DD (a window a day long may end the day after). */
+const LAST_DAY = Date.UTC(9999, 11, 30);
+
 /** The longest one generated window may be. */
 const MAX_BROWNOUT_MS = 7 * 86_400_000;
 
@@ -55,8 +59,16 @@ export const brownoutScheduleSchema = z
   .strict()
   .superRefine((schedule, ctx) => {
     // Runs even when a field was refused: only a schedule whose every field passed is generated.
-    const whole = isTimeZone(schedule.timeZone) && localTime.safeParse(schedule.startTime).success && day.safeParse(schedule.firstDate).success && schedule.durations.every((ms) => typeof ms === 'number');
+    const whole = isTimeZone(schedule.timeZone) && localTime.safeParse(schedule.startTime).success && day.safeParse(schedule.firstDate).success
+      && Array.isArray(schedule.durations) && schedule.durations.every((ms) => typeof ms === 'number')
+      && Number.isInteger(schedule.everyDays) && schedule.everyDays >= 1 && schedule.everyDays <= 90;
     if (!whole) return;
+    // The last window's date must still be a calendar date the store and the API can write.
+    const lastDay = Date.parse(`${schedule.firstDate}T00:00:00Z`) + (schedule.durations.length - 1) * schedule.everyDays * DAY_MS;
+    if (lastDay > LAST_DAY) {
+      ctx.addIssue({ code: 'custom', path: ['firstDate'], message: 'the schedule runs past 9999-12-31: start it earlier' });
+      return;
+    }
     const { overlapsAt } = generateBrownouts({ ...schedule, durationsMs: schedule.durations });
     if (overlapsAt !== null) ctx.addIssue({ code: 'custom', path: ['durations', overlapsAt], message: `runs into the next window, ${schedule.everyDays} day${schedule.everyDays === 1 ? '' : 's'} later: make it shorter or everyDays longer` });
   });

@@ -68,7 +68,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   };
 
   router.get('/plans', async (req, res) => {
-    const query = parseInput(listQuery, req.query);
+    const query = parseInput(listQuery, req.query, 'query');
     res.json({ plans: await Promise.all((await deps.store().listPlans({ includeArchived: query.includeArchived === 'true' })).map((plan) => view(plan, false))) });
   });
 
@@ -81,14 +81,14 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   });
 
   router.get('/plans/:id', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     res.json(await view(await find(id), true));
   });
 
   // "Who breaks if we cut on `at`?" (the retire date unless asked); as CSV for outreach.
   router.get('/plans/:id/dry-run', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
-    const query = parseInput(dryRunQuery, req.query);
+    const { id } = parseInput(idParam, req.params, 'path');
+    const query = parseInput(dryRunQuery, req.query, 'query');
     const plan = await find(id);
     const at = query.at ?? plan.retireDate;
     const report = dryRunToJson(plan.id, await loadDryRun(deps.store(), plan, at, deps.now()));
@@ -97,7 +97,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
   });
 
   router.patch('/plans/:id', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     const patch = parseInput(planPatchSchema, req.body);
     const current = await find(id);
     refuseDeclared(current);
@@ -113,7 +113,7 @@ export function createPlansRouter(deps: PlansRouterDeps): Router {
 
   // Plans are published commitments: deleting one archives it, so its history stays readable.
   router.delete('/plans/:id', async (req, res) => {
-    const { id } = parseInput(idParam, req.params);
+    const { id } = parseInput(idParam, req.params, 'path');
     refuseDeclared(await find(id));
     const archived = (await deps.store().updatePlan(id, { archived: true }, deps.now(), actorOf(res)))!;
     await deps.onChange?.();

@@ -66,7 +66,7 @@ export function createShareRouter(deps: ShareRouterDeps): Router {
   const router = Router();
   router.get('/share', async (req, res) => {
     const now = deps.now();
-    const query = parseInput(shareQuerySchema(now), req.query);
+    const query = parseInput(shareQuerySchema(now), req.query, 'query');
     const store = deps.store();
     if (query.plan !== undefined) {
       const plan = await store.getPlan(query.plan);

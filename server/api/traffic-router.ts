@@ -12,7 +12,7 @@ export interface TrafficRouterDeps {
 export function createTrafficRouter(deps: TrafficRouterDeps): Router {
   const router = Router();
   router.get('/traffic', async (req, res) => {
-    const query = parseInput(trafficQuerySchema(deps.now()), req.query);
+    const query = parseInput(trafficQuerySchema(deps.now()), req.query, 'query');
     res.json(await deps.store().listTraffic(query));
   });
   return router;

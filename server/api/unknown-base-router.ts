@@ -17,7 +17,7 @@ export const unknownBaseQuery = daySpanQuery;
 export function createUnknownBaseRouter(deps: UnknownBaseRouterDeps): Router {
   const router = Router();
   router.get('/unknown-base', async (req, res) => {
-    const span = resolveDaySpan(parseInput(unknownBaseQuery, req.query), deps.now(), UNKNOWN_BASE_DAYS);
+    const span = resolveDaySpan(parseInput(unknownBaseQuery, req.query, 'query'), deps.now(), UNKNOWN_BASE_DAYS);
     res.json(unknownBaseToJson(await loadUnknownBase(deps.store(), span)));
   });
   return router;

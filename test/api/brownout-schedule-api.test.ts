@@ -53,6 +53,11 @@ describe('escalating brownouts from a schedule', () => {
     [{ brownoutSchedule: { ...schedule, durations: ['1h', '8d'] } }, 'brownoutSchedule.durations.1'],
     [{ brownoutSchedule: { ...schedule, durations: ['1h', '7d', '1h'] } }, 'brownoutSchedule.durations.1'],
     [{ brownoutSchedule: { ...schedule, everyDays: 0 } }, 'brownoutSchedule.everyDays'],
+    [{ brownoutSchedule: { ...schedule, everyDays: 1.5 } }, 'brownoutSchedule.everyDays'],
+    [{ brownoutSchedule: { ...schedule, everyDays: '7' } }, 'brownoutSchedule.everyDays'],
+    [{ brownoutSchedule: { ...schedule, everyDays: 1e9 } }, 'brownoutSchedule.everyDays'],
+    [{ brownoutSchedule: { ...schedule, firstDate: '9999-12-20' } }, 'brownoutSchedule.firstDate'],
+    [{ brownoutSchedule: { ...schedule, durations: 'PT1H' } }, 'brownoutSchedule.durations'],
     [{ brownoutSchedule: { ...schedule, firstDate: '2027-02-30' } }, 'brownoutSchedule.firstDate'],
     [{ brownoutSchedule: { ...schedule, weekdays: ['tue'] } }, 'weekdays'],
   ])('%j is refused with 400 naming %s', async (extra, parameter) => {

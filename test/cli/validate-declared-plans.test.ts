@@ -61,6 +61,8 @@ describe('validating the plans of the config file', () => {
     [declared({ announceDate: undefined }), 'config plans[0] ("legacy-2027").announceDate: '],
     [declared({ colour: 'red' }), 'config plans[0] ("legacy-2027").colour: unknown field'],
     [declared({ archived: true }), 'config plans[0] ("legacy-2027").archived: unknown field'],
+    [declared({ brownoutSchedule: { firstDate: '2027-03-16', startTime: '14:00', timeZone: 'UTC', durations: ['1h'], everyDays: 1e9 } }), 'config plans[0] ("legacy-2027").brownoutSchedule.everyDays: '],
+    [declared({ brownoutSchedule: { firstDate: '9999-12-20', startTime: '14:00', timeZone: 'UTC', durations: ['1h', '1h', '1h'], everyDays: 7 } }), 'config plans[0] ("legacy-2027").brownoutSchedule.firstDate: the schedule runs past 9999-12-31'],
   ])('%j is refused with a message naming the plan and the field', (plan, start) => {
     expect(failure([plan])).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
