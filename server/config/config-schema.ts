@@ -209,6 +209,15 @@ const otelSchema = z
     'Metrics out over OTLP/HTTP to an OpenTelemetry collector, in the MCP semantic conventions\' names. The standard OTEL_* variables fill these (see load-config.ts); an endpoint alone turns it on.',
   );
 
+/**
+ * An admin token as a client can send it: in `Authorization: Bearer <token>` a space, a tab or a
+ * control character cannot be part of the token, so a token holding one could never authenticate.
+ */
+const adminTokenText = z
+  .string()
+  .min(16, 'must be at least 16 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces: it is sent in an Authorization header, where a space ends it');
+
 export const configSchema = z
   .object({
     upstream: z
@@ -306,11 +315,9 @@ export const configSchema = z
       .describe(
         'Host names (`name`, any port, or `name:port`) the API and dashboard also answer to, e.g. behind a reverse proxy, or the dashboard\'s DNS name when `dashboard` is `0.0.0.0`.',
       ),
-    adminToken: z
-      .string()
-      .min(16, 'must be at least 16 characters')
+    adminToken: adminTokenText
       .optional()
-      .describe('Bearer token the API and dashboard require; mandatory when the dashboard is not on loopback (or adminTokens).'),
+      .describe('Bearer token the API and dashboard require (printable ASCII without spaces); mandatory when the dashboard is not on loopback (or adminTokens).'),
     adminTokens: z
       .array(
         z
@@ -319,7 +326,7 @@ export const configSchema = z
               .string()
               .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'expected 1 to 64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit')
               .describe('The name the audit trail records changes under, as `token:<name>`.'),
-            token: z.string().min(16, 'must be at least 16 characters').describe('The bearer token.'),
+            token: adminTokenText.describe('The bearer token (printable ASCII without spaces).'),
           })
           .strict(),
       )

@@ -60,6 +60,11 @@ describe('named admin tokens', () => {
     expect(() => load({ adminTokens: tokens })).toThrow(message);
   });
 
+  test.each(['token with spaces 0123456789', 'tab\ttoken-0123456789', ' leading-space-0123456789', 'trailing-space-0123456789 ', 'ünicode-token-0123456789'])('refuse %j as a token: a client could never send it in Authorization', (text) => {
+    expect(() => load({ adminToken: text })).toThrow(/^adminToken: must be printable ASCII without spaces/);
+    expect(() => load({ adminTokens: [token('alice', text)] })).toThrow(/^adminTokens\.0\.token: must be printable ASCII without spaces/);
+  });
+
   test('refuse a named token equal to adminToken: its changes could not be told apart', () => {
     expect(() => load({ adminToken: 'one-token-0123456789', adminTokens: [token('alice', 'one-token-0123456789')] })).toThrow(/^adminTokens\.0\.token: the same token twice/);
   });
