@@ -74,7 +74,9 @@ export function createPolicyRefresher(options: PolicyRefresherOptions): PolicyRe
       if (next.plans.length > 0) options.onEnforcing?.();
       lastError = null;
     } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error);
+      // /healthz answers anyone: it says that and when, never the store's own words (a table, a
+      // path, a host or a user name). The log, which only the operator reads, has the error.
+      lastError = `the retirement policy could not be rebuilt from the store at ${new Date(options.now()).toISOString()}; the one in force stays (the reason is in the log)`;
       options.logger.warn({ err: error }, 'retirement policy could not be rebuilt; the one in force stays');
     }
   };

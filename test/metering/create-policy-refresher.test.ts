@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { dayStart } from '../../server/analysis/plan-clock.js';
 import { createPolicyRefresher, type PolicyRefresher } from '../../server/metering/create-policy-refresher.js';
+import { pino } from 'pino';
 import { createLogger } from '../../server/lib/create-logger.js';
 import { insertPlan } from '../../server/store/sqlite/insert-plan.js';
 import type { PlanInput } from '../../server/store/records/plan-record.js';
@@ -60,6 +61,9 @@ describe('createPolicyRefresher', () => {
   });
 
   test('a rebuild that fails keeps the table in force and reports why', async () => {
+    // The operator's log has the store's words.
+    const logged: string[] = [];
+    refresher = createPolicyRefresher({ store: db.backend, now: () => clock, supportedVersions: ['2026-07-28'], logger: pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) }) });
     insertPlan(db.store.db, planInput({ action: 'deny' }), clock);
     await refresher.start();
     const inForce = refresher.current();
@@ -67,6 +71,9 @@ describe('createPolicyRefresher', () => {
     await refresher.refresh();
     expect(refresher.current()).toBe(inForce);
     expect(refresher.current().decide(LEGACY, 'anonymous', clock).cause).toBe('cut');
-    expect(refresher.health().lastError).toMatch(/plan_exemptions/);
+    // Said on the unauthenticated /healthz without the store's own words; the log has them.
+    expect(refresher.health().lastError).toMatch(/^the retirement policy could not be rebuilt from the store at \S+Z; the one in force stays \(the reason is in the log\)$/);
+    expect(refresher.health().lastError).not.toMatch(/plan_exemptions/);
+    expect(logged.join('')).toMatch(/plan_exemptions/);
   });
 });
