@@ -126,13 +126,11 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   };
   const challenge = options.authChallenge === undefined ? undefined : () => options.authChallenge!.current();
 
-  function begin(req: IncomingMessage, body: CappedBody | undefined): GatedExchange<Caller> & { relayCaller?: string } {
+  function begin(req: IncomingMessage, body: CappedBody | undefined, path: string): GatedExchange<Caller> & { relayCaller?: string } {
     let caller: Caller;
     let facts: HttpRequestFacts;
     try {
       const method = req.method ?? 'GET';
-      // Decided on where the server routes it; a target no server can route is judged as sent.
-      const path = placeRequestTarget(req.url ?? '/') ?? req.url ?? '/';
       // A GET where HTTP+SSE streams open is one, wherever the path lies and whatever its Accept says.
       const streamPath = method === 'GET' && options.meter.isHttpSseStreamPath(path);
       const mcp = streamPath || (!isDeclaredNonMcp(path) && (isUnderPublicPrefix(path, mapping) || options.meter.isMessageEndpoint(path) || options.bridge?.claims(path) === true) && isMcpRequest({ method, path, headers: req.headers }));
@@ -169,7 +167,9 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: CappedBody | undefined): void {
-    const { exchange, decision, refusal, bridged, relayCaller } = begin(req, body);
+    // Decided on where the server routes it, and forwarded so; a target no server can route is judged as sent.
+    const path = placeRequestTarget(req.url ?? '/') ?? req.url ?? '/';
+    const { exchange, decision, refusal, bridged, relayCaller } = begin(req, body, path);
     if (refusal !== undefined) return refuse(req, res, body, refusal, decision.headers);
     if (bridged && options.bridge !== undefined) {
       const text = body?.complete === true ? wholeBody(body) : undefined;
@@ -178,7 +178,7 @@ export function createReverseProxy(options: ReverseProxyOptions): ReverseProxy {
     }
     // The target as judged: placed (dot segments, unreserved escapes, a fragment resolved) and
     // under the prefix as the server writes it. Nearly every target is already that, byte for byte.
-    const upstreamPath = toUpstreamTarget(placeRequestTarget(req.url ?? '/') ?? req.url ?? '/', mapping);
+    const upstreamPath = toUpstreamTarget(path, mapping);
     const kept = forwardHeaders(req.rawHeaders, req.headers[RELAY_HEADER] === undefined ? undefined : DROP_RELAY);
     // Node frames a body of unknown length by itself only for some methods; a chunked GET, DELETE or
     // OPTIONS body sent on unframed would be read upstream as further requests, never counted here.
